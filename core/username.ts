@@ -1,0 +1,28 @@
+/**
+ * Username rules from DESIGN ("Usernames"): trim, strip one leading `@`, lower-case; valid
+ * names match ^[a-z0-9_]{1,64}$. The build indexes with these functions and the server looks
+ * up with them, so both sides always agree on what a username is.
+ */
+export const MAX_USERNAME_LENGTH = 64;
+
+export type UsernameRejection = "empty" | "too_long" | "invalid_characters";
+
+const VALID = /^[a-z0-9_]{1,64}$/;
+const ALLOWED_CHARS = /^[a-z0-9_]*$/;
+
+export function normalizeUsername(raw: string): string {
+  const trimmed = raw.trim();
+  return (trimmed.startsWith("@") ? trimmed.slice(1) : trimmed).toLowerCase();
+}
+
+export function isValidUsername(normalized: string): boolean {
+  return VALID.test(normalized);
+}
+
+/** Why a normalised username is not valid, or null when it is. */
+export function getUsernameRejection(normalized: string): UsernameRejection | null {
+  if (VALID.test(normalized)) return null;
+  if (normalized.length === 0) return "empty";
+  if (!ALLOWED_CHARS.test(normalized)) return "invalid_characters";
+  return "too_long";
+}
