@@ -1,0 +1,133 @@
+/**
+ * The build benchmark (issue: core data API): at --scale usernames (default 1 000 000) it
+ * measures sample generation, the full build and its peak RSS, and check-file writing
+ * throughput beside a raw-write floor measured in the same run: a bare loop writing the same
+ * number of files of the same sizes into one folder on the same disk.
+ */
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export interface BenchRow {
+  metric: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+}
+
+interface ChildStats {
+  code: number;
+  seconds: number;
+  maxRssBytes: number;
+}
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+function runChild(script: string, args: string[], statsFile: string): Promise<ChildStats> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/child.ts"), script, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_STATS: statsFile },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("exit", () => {
+      const stats = JSON.parse(readFileSync(statsFile, "utf8")) as ChildStats;
+      if (stats.code !== 0) reject(new Error(`${script} failed with exit code ${stats.code}`));
+      else resolvePromise(stats);
+    });
+  });
+}
+
+/** Sizes of the check files the build wrote, read from the manifest as it streams past. */
+function readCheckSizes(manifestPath: string): number[] {
+  const sizes: number[] = [];
+  const fd = openSync(manifestPath, "r");
+  const chunk = Buffer.alloc(1 << 22);
+  let rest = "";
+  for (;;) {
+    const n = readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    const lines = (rest + chunk.toString("utf8", 0, n)).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) {
+      if (!line.includes('"path":"api/check/')) continue;
+      const m = /"size":(\d+)/.exec(line);
+      if (m) sizes.push(Number(m[1]));
+    }
+  }
+  closeSync(fd);
+  return sizes;
+}
+
+/** The floor: write `sizes.length` files of those sizes with nothing else in the loop. */
+function measureRawWrites(dir: string, sizes: number[]): number {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const max = Math.max(...sizes, 1);
+  const payload = Buffer.alloc(max, 0x61);
+  const started = performance.now();
+  for (let i = 0; i < sizes.length; i++) writeFileSync(join(dir, `u${i}.json`), payload.subarray(0, sizes[i]));
+  return (performance.now() - started) / 1000;
+}
+
+export async function runBuildBench(options: { scale: number; workDir: string; reuseSample: boolean }): Promise<BenchRow[]> {
+  const { scale, workDir } = options;
+  mkdirSync(workDir, { recursive: true });
+  const db = join(workDir, `sample-${scale}.sqlite`);
+  const dist = join(workDir, "dist");
+  const rows: BenchRow[] = [];
+  const fmt = (n: number, digits = 1) => n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+  let sampleSeconds = Number.NaN;
+  if (!options.reuseSample || !existsSync(db)) {
+    const stats = await runChild("data/sample/cli.ts", ["--scale", String(scale), "--out", db], join(workDir, "sample-stats.json"));
+    sampleSeconds = stats.seconds;
+  }
+  const build = await runChild("build/cli.ts", ["--db", db, "--out", dist], join(workDir, "build-stats.json"));
+  const summary = JSON.parse(readFileSync(join(workDir, ".dist-builds/last-build.json"), "utf8"));
+  const sizes = readCheckSizes(join(dist, "manifest.json"));
+  const floorSeconds = measureRawWrites(join(workDir, "raw-floor"), sizes);
+  // The floor's files are deleted now, outside every measurement.
+  rmSync(join(workDir, "raw-floor"), { recursive: true, force: true });
+
+  const floorRate = sizes.length / floorSeconds;
+  const writeRate = summary.checkWrite.files / summary.checkWrite.seconds;
+  const phaseRate = summary.checkWrite.files / summary.timings.check;
+  rows.push(
+    { metric: `sample generation (${fmt(scale, 0)} usernames)`, value: Number.isNaN(sampleSeconds) ? "reused" : `${fmt(sampleSeconds)} s`, baseline: "", ratio: "", target: "" },
+    { metric: "full build (separate process)", value: `${fmt(build.seconds)} s`, baseline: "", ratio: "", target: "≤ 90 s" },
+    { metric: "build peak RSS", value: `${fmt(build.maxRssBytes / 2 ** 20, 0)} MiB`, baseline: "", ratio: "", target: "< 1024 MiB" },
+    { metric: "reports read", value: fmt(summary.counts.reports_read, 0), baseline: "", ratio: "", target: "" },
+    { metric: "files written", value: fmt(summary.files, 0), baseline: "", ratio: "", target: "" },
+    {
+      metric: "check files: write throughput (hash + write)",
+      value: `${fmt(writeRate, 0)} files/s`,
+      baseline: `${fmt(floorRate, 0)} files/s raw loop`,
+      ratio: `${fmt(writeRate / floorRate, 2)}×`,
+      target: "≥ 0.5×",
+    },
+    {
+      metric: "check phase incl. report pass and JSON",
+      value: `${fmt(phaseRate, 0)} files/s`,
+      baseline: `${fmt(floorRate, 0)} files/s raw loop`,
+      ratio: `${fmt(phaseRate / floorRate, 2)}×`,
+      target: "",
+    },
+  );
+  for (const [name, seconds] of Object.entries(summary.timings as Record<string, number>)) {
+    rows.push({ metric: `  emitter ${name}`, value: `${fmt(seconds, 2)} s`, baseline: "", ratio: "", target: "" });
+  }
+  return rows;
+}
+
+export function printTable(title: string, rows: BenchRow[]): void {
+  const headers: (keyof BenchRow)[] = ["metric", "value", "baseline", "ratio", "target"];
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => r[h].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(`\n${title}\n`);
+  console.log(line(headers));
+  console.log(`| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`);
+  for (const row of rows) console.log(line(headers.map((h) => row[h])));
+}

@@ -1,0 +1,26 @@
+/**
+ * The build's emitters, in the order they run. `check` must stay first: it drives the one pass
+ * over reports that fills every aggregate the others read. Each line says what it writes.
+ */
+import type { EmitContext } from "../context.ts";
+import type { OutputFile } from "../writer.ts";
+import { emitCheckFiles } from "./check.ts";
+import { emitCompanyList } from "./companies.ts";
+import { emitCompanyCards, emitWidgets } from "./company.ts";
+import { emitBuildReport } from "./report.ts";
+import { emitSpammerLists } from "./spammers.ts";
+
+export interface Emitter {
+  name: string;
+  writes: string;
+  emit: (ctx: EmitContext, onProgress?: (reports: number) => void) => Iterable<OutputFile>;
+}
+
+export const EMITTERS: Emitter[] = [
+  { name: "check", writes: "api/check/{username}.json", emit: emitCheckFiles },
+  { name: "spammers", writes: "api/spammers.json, api/spammers/top.json, api/spammers/category/{category}.json", emit: emitSpammerLists },
+  { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
+  { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
+  { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
+  { name: "report", writes: "build-report.json", emit: emitBuildReport },
+];

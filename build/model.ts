@@ -1,0 +1,339 @@
+/**
+ * The model: everything the emitters need, computed once from the snapshot. Companies and
+ * people are small and held whole; usernames are a stream (one username's reports at a time),
+ * so memory does not grow with the number of reports.
+ */
+import { CATEGORIES, getCategoryIndex, isCategory, rankCategories, type Category } from "../core/categories.ts";
+import { compareCompanies, compareSpammers, TopList } from "../core/ranking.ts";
+import { getDayNumber } from "../core/time.ts";
+import { getUsernameRejection } from "../core/username.ts";
+import { compareNames } from "../core/order.ts";
+import { MAX_SAMPLES, Rejections } from "./rejections.ts";
+import {
+  iterateUsernameGroups, readAliases, readCompanies, readCompanyAggregates, readInstant, readMeta, readNewestReport, readPeople,
+  readPersonCounts, countReports, iterateUnnamedOddities, tallyCategories, USERNAME_GROUP as G, type Snapshot, type UsernameGroupRow,
+} from "./snapshot.ts";
+import { BuildError } from "./errors.ts";
+
+/** Size of the spammer top lists (overall and per category): the API's maximum `limit`. */
+export const TOP_LIST_SIZE = 200;
+/** Days kept per company for trends: day-13..day-0. */
+const TREND_DAYS = 14;
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export interface Company {
+  id: number;
+  name: string;
+  slug: string;
+  category: Category;
+  website: string | null;
+  aliases: string[];
+  reportsCount: number;
+  firstReportMs: number | null;
+  lastReportMs: number | null;
+  /** Complaints per day, index 0 = day-13 … index 13 = day-0. */
+  recentDays: Int32Array;
+  categoryCounts: Uint32Array;
+}
+
+export interface Person {
+  id: number;
+  name: string;
+  slug: string;
+  avatar: string | null;
+  companyId: number | null;
+  reportsCount: number;
+}
+
+export interface Spammer {
+  username: string;
+  reportsCount: number;
+  uniqueReports: number;
+  confidenceMax: number;
+  firstSeenMs: number;
+  lastSeenMs: number;
+  last7Days: number;
+  previous7Days: number;
+  categories: Category[];
+  /** Companies named with this username, most-named first (ties by name, then id). */
+  companies: Company[];
+}
+
+export interface SpammerLists {
+  total: number;
+  top: Spammer[];
+  byCategory: Map<Category, { total: number; top: Spammer[] }>;
+}
+
+export class Model {
+  readonly asOfMs: number;
+  readonly day0: number;
+  readonly meta: Map<string, string>;
+  readonly rejections = new Rejections();
+  readonly companies: Company[];
+  readonly people: Person[];
+  /** Every report in the snapshot, read or rejected. */
+  readonly reportCount: number;
+  private readonly companyById = new Map<number, Company>();
+  private readonly personById = new Map<number, Person>();
+  private spammerLists: SpammerLists | null = null;
+  private rankedCompanies: Company[] | null = null;
+
+  constructor(private readonly db: Snapshot) {
+    this.meta = readMeta(db);
+    this.asOfMs = this.resolveAsOf();
+    this.day0 = getDayNumber(this.asOfMs);
+    this.reportCount = countReports(db);
+    this.companies = this.loadCompanies();
+    this.people = this.loadPeople();
+  }
+
+  /**
+   * The pass over reports. Yields each valid username's aggregate in username order; before the
+   * first one it fills company and person counts and the report-level rejections, and on the
+   * way the spammer top lists and the username rejections. The lists and the company ranking
+   * are available only once this stream has been consumed.
+   */
+  *spammers(onProgress?: (reports: number) => void): Generator<Spammer> {
+    if (this.spammerLists) throw new BuildError("the report pass runs once per build");
+    this.countReportsPerCompanyAndPerson();
+    const overall = new TopList<Spammer>(TOP_LIST_SIZE, compareSpammers);
+    const perCategory = CATEGORIES.map(() => new TopList<Spammer>(TOP_LIST_SIZE, compareSpammers));
+    const day0Start = this.day0 * 86_400;
+    const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
+    let total = 0;
+    let processed = 0;
+    let pending: GroupState | null = null;
+    const finish = (state: GroupState): Spammer | null => {
+      const rejection = getUsernameRejection(state.username);
+      if (rejection) {
+        this.rejections.add(`username_${rejection}`, { username: state.username, reports: state.count, report_id: state.firstReportId }, state.count);
+        return null;
+      }
+      const spammer = this.toSpammer(state);
+      total++;
+      overall.offer(spammer);
+      for (const category of spammer.categories) perCategory[getCategoryIndex(category)]!.offer(spammer);
+      return spammer;
+    };
+    for (const row of iterateUsernameGroups(this.db, windows)) {
+      const group = readGroup(row);
+      this.countCompanies(group, row[G.companyIds] as string | null);
+      const undated = row[G.undated] as number;
+      if (undated > 0) this.rejections.add("report_invalid_created_at", { report_id: row[G.firstUndatedId] as number, username: group.username, reports: undated }, undated);
+      const unknown = tallyCategories(row[G.categories] as string | null, group.categoryCounts);
+      if (unknown > 0) this.rejections.add("report_unknown_category", { username: group.username, reports: unknown }, unknown);
+      if (group.count === 0) continue;
+      processed += group.count;
+      if (pending && pending.username === group.username) {
+        mergeGroups(pending, group);
+        continue;
+      }
+      if (pending) {
+        const spammer = finish(pending);
+        if (spammer) yield spammer;
+        if (total % 4096 === 0) onProgress?.(processed);
+      }
+      pending = group;
+    }
+    if (pending) {
+      const spammer = finish(pending);
+      if (spammer) yield spammer;
+    }
+    onProgress?.(processed);
+    this.spammerLists = {
+      total,
+      top: overall.items,
+      byCategory: new Map(CATEGORIES.map((c, i) => [c, { total: perCategory[i]!.offered, top: perCategory[i]!.items }])),
+    };
+  }
+
+  get spammerListsReady(): SpammerLists {
+    if (!this.spammerLists) throw new BuildError("spammer lists read before the report pass ran");
+    return this.spammerLists;
+  }
+
+  /** Companies in the order of DESIGN: reports desc, name, id. */
+  get ranked(): Company[] {
+    if (!this.spammerLists) throw new BuildError("company ranking read before the report pass ran");
+    return (this.rankedCompanies ??= [...this.companies].sort(compareCompanies));
+  }
+
+  private toSpammer(state: GroupState): Spammer {
+    const companies = [...state.companies.entries()]
+      .sort(([a, x], [b, y]) => y - x || compareNames(a.name, b.name) || a.id - b.id)
+      .map(([company]) => company);
+    return {
+      username: state.username,
+      reportsCount: state.count,
+      uniqueReports: typeof state.reporters === "number" ? state.reporters : state.reporters.size,
+      confidenceMax: state.confidenceMax,
+      firstSeenMs: state.firstMs,
+      lastSeenMs: state.lastMs,
+      last7Days: state.last7,
+      previous7Days: state.previous7,
+      categories: rankCategories(state.categoryCounts),
+      companies,
+    };
+  }
+
+  /** Tallies the comma-separated company ids of a username's reports (unknown ids are reported elsewhere). */
+  private countCompanies(group: GroupState, companyIds: string | null): void {
+    if (!companyIds) return;
+    for (const id of companyIds.split(",")) {
+      const company = this.companyById.get(Number(id));
+      if (company) group.companies.set(company, (group.companies.get(company) ?? 0) + 1);
+    }
+  }
+
+  /** Company and person complaint counts, aggregated by SQLite, plus the rejections among reports without a username. */
+  private countReportsPerCompanyAndPerson(): void {
+    for (const [id, createdAt, category, dated, position] of iterateUnnamedOddities(this.db)) {
+      if (!dated) this.rejections.add("report_invalid_created_at", { report_id: id, created_at: createdAt });
+      else if (position === 0) this.rejections.add("report_unknown_category", { report_id: id, category });
+    }
+    const since = (this.day0 - (TREND_DAYS - 1)) * 86_400;
+    for (const [id, count, first, last, dayOffsets, categories, firstReportId] of readCompanyAggregates(this.db, since)) {
+      const company = this.companyById.get(id);
+      if (!company) {
+        this.rejections.add("report_unknown_company", { company_id: id, reports: count, report_id: firstReportId }, count);
+        continue;
+      }
+      company.reportsCount = count;
+      company.firstReportMs = first * 1000;
+      company.lastReportMs = last * 1000;
+      if (dayOffsets) {
+        for (const offset of dayOffsets.split(",")) {
+          const day = Number(offset);
+          if (day < TREND_DAYS) company.recentDays[day]!++;
+        }
+      }
+      tallyCategories(categories, company.categoryCounts);
+    }
+    for (const [id, count, firstReportId] of readPersonCounts(this.db)) {
+      const person = this.personById.get(id);
+      if (person) person.reportsCount = count;
+      else this.rejections.add("report_unknown_person", { person_id: id, reports: count, report_id: firstReportId }, count);
+    }
+  }
+
+  /** DESIGN "Now": meta as_of, else the newest report. Never the clock. */
+  private resolveAsOf(): number {
+    const declared = this.meta.get("as_of");
+    if (declared !== undefined) {
+      const seconds = readInstant(this.db, declared);
+      if (seconds === null) throw new BuildError(`meta as_of is not an ISO 8601 instant: ${JSON.stringify(declared)}`);
+      return seconds * 1000;
+    }
+    const newest = readNewestReport(this.db);
+    if (newest === null) throw new BuildError("the snapshot has no meta as_of and no dated report to take 'now' from");
+    return newest * 1000;
+  }
+
+  private loadCompanies(): Company[] {
+    const aliases = readAliases(this.db);
+    const seen = new Set<string>();
+    const companies: Company[] = [];
+    for (const row of readCompanies(this.db)) {
+      const lowerSlug = row.slug.toLowerCase();
+      if (!SLUG.test(row.slug)) {
+        this.rejections.add("company_invalid_slug", { company_id: row.id, slug: row.slug });
+        continue;
+      }
+      if (seen.has(lowerSlug)) {
+        this.rejections.add("company_duplicate_slug", { company_id: row.id, slug: row.slug });
+        continue;
+      }
+      seen.add(lowerSlug);
+      let category: Category = "other";
+      if (isCategory(row.category)) category = row.category;
+      else this.rejections.add("company_unknown_category", { company_id: row.id, category: row.category });
+      const own = row.name.toLowerCase();
+      const distinctAliases = [...new Set((aliases.get(row.id) ?? []).map((a) => a.trim()))].filter((a) => a && a.toLowerCase() !== own);
+      const company: Company = {
+        id: row.id,
+        name: row.name,
+        slug: lowerSlug,
+        category,
+        website: row.website,
+        aliases: distinctAliases,
+        reportsCount: 0,
+        firstReportMs: null,
+        lastReportMs: null,
+        recentDays: new Int32Array(TREND_DAYS),
+        categoryCounts: new Uint32Array(CATEGORIES.length),
+      };
+      companies.push(company);
+      this.companyById.set(row.id, company);
+    }
+    return companies;
+  }
+
+  private loadPeople(): Person[] {
+    const seen = new Set<string>();
+    const people: Person[] = [];
+    for (const row of readPeople(this.db)) {
+      const lowerSlug = row.slug.toLowerCase();
+      if (!SLUG.test(row.slug)) {
+        this.rejections.add("person_invalid_slug", { person_id: row.id, slug: row.slug });
+        continue;
+      }
+      if (seen.has(lowerSlug)) {
+        this.rejections.add("person_duplicate_slug", { person_id: row.id, slug: row.slug });
+        continue;
+      }
+      seen.add(lowerSlug);
+      const person = { id: row.id, name: row.name, slug: lowerSlug, avatar: row.avatar, companyId: row.company_id, reportsCount: 0 };
+      people.push(person);
+      this.personById.set(row.id, person);
+    }
+    return people;
+  }
+}
+
+interface GroupState {
+  username: string;
+  count: number;
+  /** A count, or the set itself while spellings of one username are still being merged. */
+  reporters: number | Set<string>;
+  confidenceMax: number;
+  firstMs: number;
+  lastMs: number;
+  last7: number;
+  previous7: number;
+  categoryCounts: Uint32Array;
+  companies: Map<Company, number>;
+  firstReportId: number;
+}
+
+function readGroup(row: UsernameGroupRow): GroupState {
+  const reporters = row[G.reporters]!;
+  return {
+    username: row[G.username],
+    count: row[G.count] as number,
+    // JSON arrays of reporters carry a null for undated reports (the CASE that hides them).
+    reporters: typeof reporters === "number" ? reporters : new Set((JSON.parse(reporters) as (string | null)[]).filter((r) => r !== null) as string[]),
+    confidenceMax: (row[G.confidenceMax] as number | null) ?? 0,
+    firstMs: (row[G.first] as number) * 1000,
+    lastMs: (row[G.last] as number) * 1000,
+    last7: row[G.currentWeek] as number,
+    previous7: row[G.previousWeek] as number,
+    categoryCounts: new Uint32Array(CATEGORIES.length),
+    companies: new Map(),
+    firstReportId: row[G.firstReportId] as number,
+  };
+}
+
+/** Folds another spelling's aggregate of the same username into `into`. */
+function mergeGroups(into: GroupState, other: GroupState): void {
+  into.count += other.count;
+  if (typeof into.reporters !== "number" && typeof other.reporters !== "number") for (const r of other.reporters) into.reporters.add(r);
+  into.confidenceMax = Math.max(into.confidenceMax, other.confidenceMax);
+  into.firstMs = Math.min(into.firstMs, other.firstMs);
+  into.lastMs = Math.max(into.lastMs, other.lastMs);
+  into.last7 += other.last7;
+  into.previous7 += other.previous7;
+  for (let c = 0; c < CATEGORIES.length; c++) into.categoryCounts[c]! += other.categoryCounts[c]!;
+  for (const [company, n] of other.companies) into.companies.set(company, (into.companies.get(company) ?? 0) + n);
+  into.firstReportId = Math.min(into.firstReportId, other.firstReportId);
+}

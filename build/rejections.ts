@@ -1,0 +1,80 @@
+/**
+ * What the build refused, by reason, with a few samples each. DESIGN: invalid usernames are
+ * rejected loudly — counted and shown in the build report, never silently dropped.
+ */
+export type RejectionReason =
+  | "username_empty"
+  | "username_too_long"
+  | "username_invalid_characters"
+  | "report_invalid_created_at"
+  | "report_unknown_category"
+  | "report_unknown_company"
+  | "report_unknown_person"
+  | "company_invalid_slug"
+  | "company_duplicate_slug"
+  | "company_unknown_category"
+  | "person_invalid_slug"
+  | "person_duplicate_slug";
+
+const EFFECTS: Record<RejectionReason, string> = {
+  username_empty: "report kept for its company and person; no username entry",
+  username_too_long: "report kept for its company and person; no username entry",
+  username_invalid_characters: "report kept for its company and person; no username entry",
+  report_invalid_created_at: "report skipped entirely (it cannot be dated)",
+  report_unknown_category: "category ignored (treated as none)",
+  report_unknown_company: "company reference ignored",
+  report_unknown_person: "person reference ignored",
+  company_invalid_slug: "company left out (its slug cannot be a URL path)",
+  company_duplicate_slug: "company left out (another company has the same slug, ignoring case)",
+  company_unknown_category: "company listed under 'other'",
+  person_invalid_slug: "person left out (its slug cannot be a URL path)",
+  person_duplicate_slug: "person left out (another person has the same slug, ignoring case)",
+};
+
+export const MAX_SAMPLES = 10;
+
+export interface RejectionSummary {
+  reason: RejectionReason;
+  count: number;
+  effect: string;
+  samples: Record<string, string | number | null>[];
+}
+
+export class Rejections {
+  private readonly byReason = new Map<RejectionReason, RejectionSummary>();
+
+  /** Counts `count` rejected rows (reports, usually) under `reason`, keeping `sample` if there is room. */
+  add(reason: RejectionReason, sample: Record<string, string | number | null>, count = 1): void {
+    const entry = this.entry(reason);
+    entry.count += count;
+    if (entry.samples.length < MAX_SAMPLES) entry.samples.push(sample);
+  }
+
+  addMany(reason: RejectionReason, rows: { count: number; samples: Record<string, string | number | null>[] }): void {
+    if (rows.count === 0) return;
+    const entry = this.entry(reason);
+    entry.count += rows.count;
+    entry.samples.push(...rows.samples.slice(0, MAX_SAMPLES - entry.samples.length));
+  }
+
+  private entry(reason: RejectionReason): RejectionSummary {
+    let entry = this.byReason.get(reason);
+    if (!entry) this.byReason.set(reason, (entry = { reason, count: 0, effect: EFFECTS[reason], samples: [] }));
+    return entry;
+  }
+
+  count(reason: RejectionReason): number {
+    return this.byReason.get(reason)?.count ?? 0;
+  }
+
+  get total(): number {
+    let n = 0;
+    for (const entry of this.byReason.values()) n += entry.count;
+    return n;
+  }
+
+  /** By reason name, so the report's bytes do not depend on the order rows were met in. */
+  toJSON(): RejectionSummary[] {
+    return [...this.byReason.values()].sort((a, b) => (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Every SQL statement the build runs lives here (STYLE: "SQL lives in one snapshot-reading
+ * module"). The snapshot is opened read-only; large tables are iterated, never loaded whole.
+ */
+import Database from "better-sqlite3";
+import { existsSync } from "node:fs";
+import { CATEGORIES } from "../core/categories.ts";
+import { compareCodePoints } from "../core/order.ts";
+import { normalizeUsername } from "../core/username.ts";
+import { BuildError, withContext } from "./errors.ts";
+
+export type Snapshot = Database.Database;
+
+const REQUIRED_TABLES = [
+  "meta", "companies", "company_aliases", "people", "reports", "glossary", "video_channels", "videos",
+  "chat_channels", "chats", "blog_posts", "detection_rules", "fp_profiles", "fp_signals",
+];
+
+export function openSnapshot(path: string): Snapshot {
+  if (!existsSync(path)) throw new BuildError(`snapshot not found: ${path} (run \`npm run sample\` to make one)`);
+  const db = withContext(`opening snapshot ${path}`, () => new Database(path, { readonly: true, fileMustExist: true }));
+  try {
+    const present = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").pluck().all() as string[]),
+    );
+    const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
+    if (missing.length > 0) throw new BuildError(`snapshot ${path} does not follow data/schema.sql: missing ${missing.join(", ")}`);
+    // The username sort spills to temporary files instead of growing the heap.
+    db.pragma("temp_store = FILE");
+    db.pragma("cache_size = -65536");
+    // A username that is not text (a number or blob in a loose export) normalises to "" and is
+    // rejected as empty, rather than turning into the text "null".
+    db.function("normalize_username", { deterministic: true }, (raw: unknown) =>
+      typeof raw === "string" ? normalizeUsername(raw) : typeof raw === "number" ? normalizeUsername(String(raw)) : "",
+    );
+    return db;
+  } catch (error) {
+    db.close();
+    throw error instanceof BuildError ? error : new BuildError(`reading snapshot ${path}: ${String(error)}`, { cause: error });
+  }
+}
+
+export function readMeta(db: Snapshot): Map<string, string> {
+  const rows = db.prepare("SELECT key, value FROM meta").raw().all() as [string, string][];
+  return new Map(rows);
+}
+
+export interface CompanyRow {
+  id: number;
+  name: string;
+  slug: string;
+  category: string;
+  website: string | null;
+  created_at: string;
+}
+
+export function readCompanies(db: Snapshot): CompanyRow[] {
+  return db.prepare("SELECT id, name, slug, category, website, created_at FROM companies ORDER BY id").all() as CompanyRow[];
+}
+
+/** Aliases per company id, in snapshot order (rowid) so output is stable. */
+export function readAliases(db: Snapshot): Map<number, string[]> {
+  const aliases = new Map<number, string[]>();
+  for (const [companyId, alias] of db.prepare("SELECT company_id, alias FROM company_aliases ORDER BY company_id, rowid").raw().iterate() as Iterable<[number, string]>) {
+    const list = aliases.get(companyId);
+    if (list) list.push(alias);
+    else aliases.set(companyId, [alias]);
+  }
+  return aliases;
+}
+
+export interface PersonRow {
+  id: number;
+  name: string;
+  slug: string;
+  avatar: string | null;
+  company_id: number | null;
+}
+
+export function readPeople(db: Snapshot): PersonRow[] {
+  return db.prepare("SELECT id, name, slug, avatar, company_id FROM people ORDER BY id").all() as PersonRow[];
+}
+
+
+/**
+ * A report's time as Unix seconds, or NULL when it is not an ISO 8601 date-time. SQLite's own
+ * parser does the work (it reads `Z` and `±HH:MM` offsets and returns UTC), but it also accepts
+ * 'now' and Julian day numbers, which would make the build read the clock or invent dates, and
+ * it rolls 02-30 over into March; the GLOB and the date round-trip refuse those.
+ */
+export const instantSql = (column: string) =>
+  `(CASE WHEN ${column} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' AND date(substr(${column}, 1, 10)) = substr(${column}, 1, 10) THEN unixepoch(${column}) END)`;
+
+/**
+ * Categories travel from SQLite as their position in this list (instr), which is one cheap
+ * string search per report instead of a comparison per category; 0 means "not a category".
+ */
+const CATEGORY_LIST = `|${CATEGORIES.join("|")}|`;
+const categoryPositionSql = (column: string) => `instr('${CATEGORY_LIST}', '|' || ${column} || '|')`;
+const POSITION_TO_CATEGORY = new Map<number, number>(CATEGORIES.map((c, i) => [CATEGORY_LIST.indexOf(`|${c}|`) + 1, i]));
+
+/** Adds a comma-separated list of category positions to `counts`; returns how many were unknown. */
+export function tallyCategories(positions: string | null, counts: Uint32Array): number {
+  if (!positions) return 0;
+  let unknown = 0;
+  for (const p of positions.split(",")) {
+    const index = POSITION_TO_CATEGORY.get(Number(p));
+    if (index === undefined) unknown++;
+    else counts[index]!++;
+  }
+  return unknown;
+}
+
+export function readInstant(db: Snapshot, text: string): number | null {
+  return db.prepare(`SELECT ${instantSql("x")} FROM (SELECT ? AS x)`).pluck().get(text) as number | null;
+}
+
+export function readNewestReport(db: Snapshot): number | null {
+  return db.prepare(`SELECT max(${instantSql("created_at")}) FROM reports`).pluck().get() as number | null;
+}
+
+/** Windows of the trend arithmetic, in Unix seconds: [previousStart, currentStart, currentEnd). */
+export interface TrendWindows {
+  previousStart: number;
+  currentStart: number;
+  currentEnd: number;
+}
+
+/**
+ * One username's reports, aggregated by SQLite; read it with the USERNAME_GROUP positions.
+ * Undated reports are counted but kept out of every other aggregate. Distinct reporters are a
+ * count, or a JSON array when the username has other spellings whose sets must be merged.
+ */
+export type UsernameGroupRow = (string | number | null)[] & [string, ...(string | number | null)[]];
+
+export const USERNAME_GROUP = {
+  username: 0,
+  count: 1,
+  undated: 2,
+  reporters: 3,
+  confidenceMax: 4,
+  first: 5,
+  last: 6,
+  currentWeek: 7,
+  previousWeek: 8,
+  /** Comma-separated category positions (see tallyCategories). */
+  categories: 9,
+  /** Comma-separated company ids, one per dated report that names a company. */
+  companyIds: 10,
+  firstReportId: 11,
+  /** The smallest id among the undated reports, to point the build report at one. */
+  firstUndatedId: 12,
+} as const;
+
+const DATED = (expr: string) => `CASE WHEN t IS NOT NULL THEN ${expr} END`;
+const GROUP_COLUMNS = (reporters: "count" | "json") =>
+  [
+    "count(t)",
+    "count(*) - count(t)",
+    reporters === "count" ? `count(DISTINCT ${DATED("reporter")})` : `json_group_array(DISTINCT ${DATED("reporter")})`,
+    `max(${DATED("confidence")})`,
+    "min(t)",
+    "max(t)",
+    "count(CASE WHEN t >= @currentStart AND t < @currentEnd THEN 1 END)",
+    "count(CASE WHEN t >= @previousStart AND t < @currentStart THEN 1 END)",
+    `group_concat(${DATED(categoryPositionSql("category"))})`,
+    `group_concat(${DATED("company_id")})`,
+    "min(id)",
+    "min(CASE WHEN t IS NULL THEN id END)",
+  ].join(", ");
+
+/**
+ * The reports of one stream with their time computed once per row: a subquery with LIMIT is
+ * not flattened into the aggregate, so SQLite does not re-parse the timestamp for every
+ * aggregate that reads it; its ORDER BY follows the index, so nothing is sorted.
+ */
+const reportRows = (key: string, where: string) =>
+  `SELECT ${key} AS u, reporter, confidence, category, company_id, id, ${instantSql("created_at")} AS t
+   FROM reports WHERE ${where} ORDER BY u, id LIMIT -1`;
+
+/**
+ * Username aggregates in normalised-username order. Sorting millions of reports by a computed
+ * key is the slowest thing SQLite could do here, so we avoid it: usernames already in normal
+ * form (nearly all) are grouped in the order of the `reports_username` index, which *is*
+ * normalised order for them; the few other spellings ("@Foo", " FOO ") are found among the
+ * distinct usernames, grouped by their normal form on their own (a small sort), and merged in.
+ * All streams are in SQLite BINARY order (UTF-8 bytes, i.e. code points); the merge compares
+ * the same way. Without the index SQLite sorts the raw column instead, which is still correct.
+ */
+export function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows): Generator<UsernameGroupRow> {
+  db.exec(`DROP TABLE IF EXISTS temp.respelled; CREATE TEMP TABLE respelled (raw PRIMARY KEY) WITHOUT ROWID;
+           DROP TABLE IF EXISTS temp.respelled_to; CREATE TEMP TABLE respelled_to (u PRIMARY KEY) WITHOUT ROWID;`);
+  const addRaw = db.prepare("INSERT INTO temp.respelled (raw) VALUES (?)");
+  const addNormal = db.prepare("INSERT OR IGNORE INTO temp.respelled_to (u) VALUES (?)");
+  const distinct = db.prepare("SELECT DISTINCT username FROM reports WHERE username IS NOT NULL").pluck();
+  const respelled: [unknown, string][] = [];
+  for (const raw of distinct.iterate() as Iterable<unknown>) {
+    const normal = typeof raw === "string" ? normalizeUsername(raw) : typeof raw === "number" ? normalizeUsername(String(raw)) : "";
+    if (normal !== raw) respelled.push([raw, normal]);
+  }
+  db.transaction(() => {
+    for (const [raw, normal] of respelled) {
+      addRaw.run(raw);
+      addNormal.run(normal);
+    }
+  })();
+  const stream = (reporters: "count" | "json", key: string, where: string) =>
+    db
+      .prepare(`SELECT u, ${GROUP_COLUMNS(reporters)} FROM (${reportRows(key, where)}) GROUP BY u ORDER BY u`)
+      .raw()
+      .iterate(windows) as IterableIterator<UsernameGroupRow>;
+  yield* mergeOrdered([
+    stream("count", "username", "username IS NOT NULL AND username NOT IN temp.respelled AND username NOT IN temp.respelled_to"),
+    // A normal spelling that also has other spellings: reporters come as sets, to be merged.
+    stream("json", "username", "username IN temp.respelled_to AND username NOT IN temp.respelled"),
+    stream("json", "normalize_username(username)", "username IN temp.respelled"),
+  ]);
+}
+
+/** Merges streams that are each ordered by their first column (code points); ties keep stream order. */
+function* mergeOrdered<T extends [string, ...unknown[]]>(streams: IterableIterator<T>[]): Generator<T> {
+  const heads = streams.map((s) => s.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const head = heads[i]!;
+      if (head.done) continue;
+      if (best < 0 || compareCodePoints(head.value[0], (heads[best]!.value as T)[0]) < 0) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best]!.value as T;
+    heads[best] = streams[best]!.next();
+  }
+}
+
+/**
+ * Complaint aggregates per company: [company_id, dated count, first, last, day offsets of the
+ * reports since day-13 (comma-separated, 0 = day-13), category positions, smallest report id].
+ * Unknown ids come back too, so the build can report them.
+ */
+export type CompanyAggregateRow = [number, number, number, number, string | null, string | null, number];
+
+export function readCompanyAggregates(db: Snapshot, since: number): CompanyAggregateRow[] {
+  return db
+    .prepare(
+      `SELECT company_id, count(*), min(t), max(t), group_concat(CASE WHEN t >= @since THEN CAST((t - @since) / 86400 AS INTEGER) END),
+         group_concat(${categoryPositionSql("category")}), min(id)
+       FROM (SELECT company_id, category, id, ${instantSql("created_at")} AS t FROM reports
+             WHERE company_id IS NOT NULL ORDER BY company_id LIMIT -1)
+       WHERE t IS NOT NULL GROUP BY company_id ORDER BY company_id`,
+    )
+    .raw()
+    .all({ since }) as CompanyAggregateRow[];
+}
+
+/** [person_id, count, smallest report id] for every person id that dated reports name. */
+export function readPersonCounts(db: Snapshot): [number, number, number][] {
+  return db
+    .prepare(
+      `SELECT person_id, count(*), min(id) FROM reports WHERE person_id IS NOT NULL AND ${instantSql("created_at")} IS NOT NULL
+       GROUP BY person_id ORDER BY person_id`,
+    )
+    .raw()
+    .all() as [number, number, number][];
+}
+
+/**
+ * Reports that name no username and cannot be dated or carry an unknown category (the
+ * username pass counts those among reports that do name one): [id, created_at, category,
+ * dated (0/1), category position].
+ */
+export function iterateUnnamedOddities(db: Snapshot): IterableIterator<[number, string, string | null, number, number | null]> {
+  return db
+    .prepare(
+      `SELECT id, CAST(created_at AS TEXT), CAST(category AS TEXT), t IS NOT NULL, pos FROM (
+         SELECT id, created_at, category, ${instantSql("created_at")} AS t, ${categoryPositionSql("category")} AS pos
+         FROM reports WHERE username IS NULL ORDER BY id LIMIT -1)
+       WHERE t IS NULL OR pos = 0 ORDER BY id`,
+    )
+    .raw()
+    .iterate() as IterableIterator<[number, string, string | null, number, number | null]>;
+}
+
+export function countReports(db: Snapshot): number {
+  return db.prepare("SELECT count(*) FROM reports").pluck().get() as number;
+}

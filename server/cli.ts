@@ -1,0 +1,29 @@
+/** `npm run serve -- [--dist DIR] [--port N] [--host H]`: serves a built dist. */
+import { formatHelp, parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
+import { startServer } from "./listen.ts";
+
+export const SERVE_FLAGS = {
+  dist: { type: "string", env: "DIST", default: "dist", description: "the built dist (folder or link) to serve" },
+  port: { type: "string", env: "PORT", default: "3000", description: "port to listen on (0 picks a free one)" },
+  host: { type: "string", env: "HOST", default: "localhost", description: "address to listen on (0.0.0.0 for every interface)" },
+} as const;
+
+runMain(async () => {
+  const flags = readFlags(SERVE_FLAGS);
+  if (flags.help) return void console.log(formatHelp("npm run serve -- [options]", SERVE_FLAGS));
+  await serve({ dist: flags.dist!, port: parseIntegerFlag("port", flags.port, 0, 65535), host: flags.host! });
+});
+
+export async function serve(options: { dist: string; port: number; host: string }): Promise<void> {
+  const server = await startServer(options);
+  console.log(`serving ${options.dist} at ${server.url}`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return process.exit(1);
+    closing = true;
+    console.log(`${signal}: closing (in-flight requests finish first)`);
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}

@@ -1,0 +1,127 @@
+/**
+ * The server's only input: a built dist. It keeps in memory what the dynamic routes need (the
+ * ranked company list with its lookups, the spammer top lists) and reads everything else from
+ * files. `dist` is normally a link that each build swaps atomically; the source notices the swap
+ * and moves to the new build without a restart. Requests wait for the new build's lists rather
+ * than mix two builds, and the previous build stays on disk for requests already under way.
+ */
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { CATEGORIES, type Category } from "../core/categories.ts";
+import type { SpammerItem } from "../core/spammer-item.ts";
+import { createUrls, type Urls } from "../core/urls.ts";
+
+export interface CompanyItem {
+  id: number;
+  name: string;
+  slug: string;
+  reports_count: number;
+  url: string;
+}
+
+export interface SpammerList {
+  data: SpammerItem[];
+  total: number;
+}
+
+export interface BuildState {
+  /** Real path of the build folder this state was loaded from. */
+  root: string;
+  asOf: string;
+  urls: Urls;
+  companies: CompanyItem[];
+  /** Lower-cased slug → position in `companies`. */
+  companyBySlug: Map<string, number>;
+  /** Lower-cased name → position of the best-ranked company of that name. */
+  companyByName: Map<string, number>;
+  spammers: SpammerList;
+  spammersByCategory: Map<Category, SpammerList>;
+}
+
+/** How often, at most, a request checks whether `dist` points at a new build. */
+const RECHECK_MS = 250;
+
+export class DistSource {
+  private readonly path: string;
+  private link: string | null = null;
+  private state: Promise<BuildState>;
+  private checkedAt = 0;
+
+  constructor(distPath: string) {
+    this.path = resolve(distPath);
+    this.link = this.readLink();
+    this.state = loadBuildState(this.resolveRoot());
+    // Surface a broken dist at start-up rather than on the first request.
+    this.state.catch(() => {});
+  }
+
+  /** The current build's state; switches to a newly published build first if there is one. */
+  current(): Promise<BuildState> {
+    const now = performance.now();
+    if (now - this.checkedAt >= RECHECK_MS) {
+      this.checkedAt = now;
+      const link = this.readLink();
+      if (link !== this.link) {
+        this.link = link;
+        const previous = this.state;
+        const next = loadBuildState(this.resolveRoot());
+        // A half-published or broken build must not take the server down: keep the old one.
+        this.state = next.catch((error) => {
+          process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
+          return previous;
+        });
+      }
+    }
+    return this.state;
+  }
+
+  private readLink(): string | null {
+    try {
+      return lstatSync(this.path).isSymbolicLink() ? readlinkSync(this.path) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private resolveRoot(): string {
+    try {
+      return this.link === null ? realpathSync(this.path) : realpathSync(resolve(dirname(this.path), this.link));
+    } catch (error) {
+      throw new Error(`no built dist at ${this.path} (run \`npm run build\` first)`, { cause: error });
+    }
+  }
+}
+
+export async function loadBuildState(root: string): Promise<BuildState> {
+  const read = async <T>(path: string): Promise<T> => JSON.parse(await readFile(resolve(root, path), "utf8")) as T;
+  const report = await read<{ as_of: string; base_url: string }>("build-report.json");
+  const [all, top, ...perCategory] = await Promise.all([
+    read<{ data: CompanyItem[] }>("api/companies/all.json"),
+    read<SpammerList>("api/spammers/top.json"),
+    ...CATEGORIES.map((c) => read<SpammerList>(`api/spammers/category/${c}.json`)),
+  ]);
+  const companies = all!.data as CompanyItem[];
+  const companyBySlug = new Map<string, number>();
+  const companyByName = new Map<string, number>();
+  companies.forEach((company, i) => {
+    companyBySlug.set(company.slug.toLowerCase(), i);
+    const name = company.name.toLowerCase();
+    if (!companyByName.has(name)) companyByName.set(name, i);
+  });
+  return {
+    root,
+    asOf: report.as_of,
+    urls: createUrls(report.base_url),
+    companies,
+    companyBySlug,
+    companyByName,
+    spammers: top as SpammerList,
+    spammersByCategory: new Map(CATEGORIES.map((c, i) => [c, perCategory[i] as SpammerList])),
+  };
+}
+
+/** Synchronous existence check used by tests and the CLI before listening. */
+export function assertDist(distPath: string): void {
+  readFileSync(resolve(distPath, "build-report.json"));
+}

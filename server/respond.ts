@@ -1,0 +1,90 @@
+/**
+ * Building responses. Every body gets a strong ETag from its bytes (so 304s work the same for
+ * files and computed answers), `X-Content-Type-Options: nosniff`, and HEAD gets headers only.
+ * Errors that the reference does not shape are RFC 9457 problem+json (DESIGN "Errors").
+ */
+import { createHash } from "node:crypto";
+
+export const FIVE_MINUTES = "public, max-age=300";
+
+export interface BodyOptions {
+  status?: number;
+  type: string;
+  cacheControl?: string;
+  headers?: Record<string, string>;
+}
+
+export function getStrongEtag(body: Uint8Array): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes are ignored. */
+export function matchesEtag(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+export function sendBody(request: Request, body: Uint8Array | string, options: BodyOptions): Response {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  const etag = getStrongEtag(bytes);
+  const headers = new Headers(options.headers);
+  headers.set("content-type", options.type);
+  headers.set("etag", etag);
+  headers.set("x-content-type-options", "nosniff");
+  if (options.cacheControl) headers.set("cache-control", options.cacheControl);
+  const status = options.status ?? 200;
+  if (status === 200 && matchesEtag(request.headers.get("if-none-match"), etag)) {
+    headers.delete("content-type");
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set("content-length", String(bytes.byteLength));
+  return new Response(request.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>), { status, headers });
+}
+
+export function sendJson(request: Request, value: unknown, options: Omit<BodyOptions, "type"> = {}): Response {
+  return sendBody(request, JSON.stringify(value), { ...options, type: "application/json; charset=utf-8" });
+}
+
+export interface FieldError {
+  name: string;
+  in: "path" | "query" | "body" | "header";
+  detail: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export function sendProblem(
+  request: Request,
+  status: number,
+  detail: string,
+  options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+): Response {
+  const body = {
+    type: "about:blank",
+    title: TITLES[status] ?? "Error",
+    status,
+    detail,
+    ...(options.errors ? { errors: options.errors } : {}),
+  };
+  return sendBody(request, JSON.stringify(body), {
+    status,
+    type: "application/problem+json; charset=utf-8",
+    cacheControl: "no-store",
+    headers: options.headers,
+  });
+}
+
+export function sendInvalid(request: Request, errors: FieldError[]): Response {
+  return sendProblem(request, 422, errors.map((e) => `${e.name}: ${e.detail}`).join("; "), { errors });
+}

@@ -1,0 +1,23 @@
+/** GET /api/companies?limit&page&slug — the ranked company list, paginated. */
+import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
+import { QueryReader } from "../query.ts";
+import type { RouteContext } from "./context.ts";
+
+export const COMPANY_LIMIT = { default: 50, max: 200 };
+const MAX_PAGE = 100_000_000;
+
+export function listCompanies({ request, url, state }: RouteContext): Response {
+  const query = new QueryReader(url.searchParams);
+  const limit = query.integer("limit", COMPANY_LIMIT.default, 1, COMPANY_LIMIT.max);
+  const page = query.integer("page", 1, 1, MAX_PAGE);
+  const slug = query.string("slug");
+  if (query.errors.length > 0) return sendInvalid(request, query.errors);
+  let items = state.companies;
+  if (slug !== undefined) {
+    const index = state.companyBySlug.get(slug.toLowerCase());
+    items = index === undefined ? [] : [state.companies[index]!];
+  }
+  const total = items.length;
+  const data = items.slice((page - 1) * limit, page * limit);
+  return sendJson(request, { data, total, page, pages: Math.ceil(total / limit) }, { cacheControl: FIVE_MINUTES });
+}

@@ -1,0 +1,28 @@
+/** Every other path: a file of the build (exact, `.json` added, or a folder's index.html). */
+import { findStaticFile, sendFile } from "../files.ts";
+import { sendJson, sendProblem } from "../respond.ts";
+import type { RouteContext } from "./context.ts";
+
+export async function serveBuildFile({ request, url, state }: RouteContext): Promise<Response> {
+  const file = await findStaticFile(state.root, url.pathname);
+  if (file) return sendFile(request, file.path, file.body);
+  if (url.pathname === "/" || url.pathname === "/api" || url.pathname === "/api/") return sendJson(request, describeApi(state.urls.base, state.asOf));
+  return sendProblem(request, 404, `Nothing is published at ${url.pathname}.`);
+}
+
+/** The root answer when the build has no landing page: where to go from here. */
+function describeApi(base: string, asOf: string) {
+  return {
+    name: "Spam-report and company-catalog API",
+    as_of: asOf,
+    license: "CC BY 4.0",
+    endpoints: [
+      `${base}/api/check/{username}`,
+      `${base}/api/companies?limit=&page=&slug=`,
+      `${base}/api/spammers?limit=&username=&category=`,
+      `${base}/api/company/{slug}`,
+      `${base}/api/widget/{slug}`,
+    ],
+    manifest: `${base}/manifest.json`,
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Build properties: deterministic bytes, a manifest that lists exactly what is on disk, atomic
+ * publishing (a failed build leaves the old dist), and loud rejections.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDist, buildInMemory } from "../build/build.ts";
+import { EMITTERS } from "../build/emitters/index.ts";
+import { BuildError } from "../build/errors.ts";
+import { BASE_URL, buildFixture, createSnapshot, makeTempDir, type BuiltFixture } from "./helpers/fixture.ts";
+import { expectedUsernameRejections } from "./helpers/expected.ts";
+
+function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(relative(root, path).split("\\").join("/"));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+let fixture: BuiltFixture;
+beforeAll(() => {
+  fixture = buildFixture("build");
+});
+afterAll(() => fixture.cleanup());
+
+describe("the build", () => {
+  it("publishes dist as a link to a finished build folder", () => {
+    expect(lstatSync(fixture.dist).isSymbolicLink()).toBe(true);
+    expect(join(fixture.dir, readlinkSync(fixture.dist))).toBe(fixture.summary.buildDir);
+  });
+
+  it("gives the same bytes for the same snapshot, on disk and in memory", () => {
+    const again = buildFixture("build-again");
+    try {
+      const a = listFiles(fixture.summary.buildDir);
+      expect(listFiles(again.summary.buildDir)).toEqual(a);
+      for (const path of a) {
+        expect(readFileSync(join(again.summary.buildDir, path)), path).toEqual(readFileSync(join(fixture.summary.buildDir, path)));
+      }
+      expect(again.summary.buildId).toBe(fixture.summary.buildId);
+      const memory = buildInMemory({ db: fixture.db, baseUrl: BASE_URL });
+      expect([...memory.keys()].sort()).toEqual(a);
+      for (const path of a) expect(memory.get(path), path).toEqual(readFileSync(join(fixture.summary.buildDir, path)));
+    } finally {
+      again.cleanup();
+    }
+  });
+
+  it("lists every file in the manifest with its size and SHA-256, and nothing else", () => {
+    const root = fixture.summary.buildDir;
+    const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8"));
+    const listed = manifest.files.map((f: { path: string }) => f.path).sort();
+    expect(listed).toEqual(listFiles(root).filter((p) => p !== "manifest.json"));
+    for (const file of manifest.files) {
+      const bytes = readFileSync(join(root, file.path));
+      expect(file.size).toBe(bytes.byteLength);
+      expect(file.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+    expect(manifest).toMatchObject({ as_of: "2026-03-11T10:00:00Z", base_url: BASE_URL, file_count: listed.length });
+    expect(manifest.counts).toEqual({ reports_read: 26, usernames: 5, companies: 8, companies_with_reports: 6, people: 2 });
+  });
+
+  it("reports rejected usernames by reason with samples, as SQL classifies them", () => {
+    const report = JSON.parse(readFileSync(join(fixture.dist, "build-report.json"), "utf8"));
+    const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
+    for (const { reason, n } of expectedUsernameRejections(fixture.sql)) {
+      expect(byReason.get(reason), reason).toMatchObject({ count: n });
+      expect((byReason.get(reason) as { samples: unknown[] }).samples.length).toBeGreaterThan(0);
+    }
+    expect(byReason.get("report_invalid_created_at")).toMatchObject({
+      count: 2,
+      samples: [{ report_id: 26, created_at: "now" }, { report_id: 17, username: "solo_user" }],
+    });
+    expect(byReason.get("report_unknown_company")).toMatchObject({ count: 1, samples: [{ report_id: 22, company_id: 42 }] });
+    expect(byReason.get("company_invalid_slug")).toMatchObject({ count: 1, samples: [{ company_id: 8, slug: "bad slug!" }] });
+    expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ report_id: 25, category: "bogus" }, { username: "spam_king", reports: 1 }] });
+    expect(report.counts.usernames).toBe(5);
+  });
+
+  it("keeps escaping hostile names in JSON: they parse back to the exact text", () => {
+    const card = JSON.parse(readFileSync(join(fixture.dist, "api/company/bold-co.json"), "utf8"));
+    expect(card.name).toBe('<b>Bold & "Co"</b>');
+  });
+});
+
+describe("atomic publishing", () => {
+  let dir: string;
+  let out: string;
+  let db: string;
+  beforeAll(() => {
+    dir = makeTempDir("atomic");
+    out = join(dir, "dist");
+    db = createSnapshot(dir);
+    buildDist({ db, out, baseUrl: BASE_URL, progress: null });
+  });
+
+  const snapshotOfDist = () => {
+    const target = readlinkSync(out);
+    const files = listFiles(join(dir, target));
+    return { target, files, manifest: readFileSync(join(out, "manifest.json"), "utf8") };
+  };
+
+  it("leaves the previous dist untouched when a build fails half-way, and says why", () => {
+    const before = snapshotOfDist();
+    const failing = [
+      EMITTERS[0]!,
+      {
+        name: "broken",
+        writes: "nothing",
+        *emit() {
+          yield { path: "api/partial.json", data: "{}" };
+          throw new Error("disk on fire");
+        },
+      },
+    ];
+    expect(() => buildDist({ db, out, baseUrl: BASE_URL, progress: null, emitters: failing })).toThrow(/disk on fire/);
+    expect(snapshotOfDist()).toEqual(before);
+    expect(existsSync(join(out, "api/partial.json"))).toBe(false);
+    // The half-written staging folder was moved out of the way for background deletion.
+    const leftovers = readdirSync(join(dir, ".dist-builds")).filter((n) => n.startsWith("staging-"));
+    expect(leftovers).toEqual([]);
+  });
+
+  it("refuses a snapshot that breaks the contract with a BuildError naming the problem", () => {
+    const before = snapshotOfDist();
+    const broken = createSnapshot(dir, "INSERT INTO meta VALUES ('as_of', 'soon');", "broken.sqlite");
+    expect(() => buildDist({ db: broken, out, baseUrl: BASE_URL, progress: null })).toThrow(BuildError);
+    expect(() => buildDist({ db: broken, out, baseUrl: BASE_URL, progress: null })).toThrow(/as_of is not an ISO 8601 instant/);
+    expect(() => buildDist({ db: join(dir, "missing.sqlite"), out, baseUrl: BASE_URL, progress: null })).toThrow(/snapshot not found/);
+    expect(snapshotOfDist()).toEqual(before);
+  });
+
+  it("swaps to a new build in one step and keeps the previous one for readers still in it", () => {
+    const before = snapshotOfDist();
+    const other = createSnapshot(dir, readFileSync(new URL("./fixtures/snapshot.sql", import.meta.url), "utf8").replace("'Test fixture'", "'Second fixture'"), "second.sqlite");
+    buildDist({ db: other, out, baseUrl: BASE_URL, progress: null });
+    const after = snapshotOfDist();
+    expect(after.target).not.toBe(before.target);
+    expect(JSON.parse(readFileSync(join(out, "build-report.json"), "utf8")).source).toBe("Second fixture");
+    expect(statSync(join(dir, before.target)).isDirectory()).toBe(true);
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+});

@@ -1,0 +1,30 @@
+/**
+ * Runs route tests two ways, like h3's own suite: in-process through `app.request`, and over
+ * HTTP against a real listening server.
+ */
+import type { H3 } from "h3";
+import { createApp } from "../../server/app.ts";
+import { startServer, type RunningServer } from "../../server/listen.ts";
+
+export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
+
+export interface Client {
+  name: string;
+  fetch: Fetcher;
+  close(): Promise<void>;
+}
+
+export async function createClient(kind: "in-process" | "listening server", dist: string): Promise<Client> {
+  if (kind === "in-process") {
+    const app: H3 = createApp({ dist });
+    return { name: kind, fetch: async (path, init) => app.request(path, init), close: async () => {} };
+  }
+  const server: RunningServer = await startServer({ dist, port: 0, host: "127.0.0.1" });
+  return {
+    name: kind,
+    fetch: (path, init) => fetch(new URL(path, server.url), init),
+    close: () => server.close(),
+  };
+}
+
+export const CLIENT_KINDS = ["in-process", "listening server"] as const;
