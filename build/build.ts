@@ -43,8 +43,9 @@ export function buildDist(options: BuildOptions): BuildSummary {
   const layout = getBuildsLayout(options.out);
   sweepAbandoned(layout);
   const staging = createStagingDir(layout, "build");
+  let writer: Writer | null = null;
   try {
-    const writer = createDiskWriter(staging);
+    writer = createDiskWriter(staging);
     const result = runBuild(options, writer);
     const id = hashContent(readFileSync(join(staging, MANIFEST_PATH))).slice(0, 16);
     const buildDir = publishBuild(layout, staging, id);
@@ -52,6 +53,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
     writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
     return summary;
   } catch (error) {
+    writer?.abort();
     retire(layout, staging);
     if (error instanceof BuildError) throw error;
     throw new BuildError(`build failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -1,13 +1,18 @@
 /**
  * The one place files are put on disk (STYLE: emitters return files, one writer writes them).
- * Every file goes into the manifest with its size and SHA-256, streamed as it is written so the
- * manifest of a million files never sits in memory. A memory writer with the same interface lets
- * tests build without touching the disk.
+ * Every file goes into the manifest with its size and SHA-256 (build/file-sink.mjs). The disk
+ * writer hands batches to a worker thread, so hashing and writing a million small files runs on
+ * the second core while this one reads SQLite and serialises JSON; the build stays synchronous by
+ * waiting on a shared counter when too many batches are in flight. A memory writer with the same
+ * interface lets tests build without touching the disk.
  */
-import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { BuildError } from "./errors.ts";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { FileSink, MANIFEST_PATH } from "./file-sink.cjs";
+
+export { hashContent, MANIFEST_PATH } from "./file-sink.cjs";
 
 export interface OutputFile {
   /** Path inside dist, `/`-separated, e.g. `api/check/foo.json`. */
@@ -19,111 +24,163 @@ export interface Writer {
   write(file: OutputFile): void;
   /** Writes the manifest (every file so far, plus `extra` fields) and closes the writer. */
   finish(extra: Record<string, unknown>): void;
+  /** Stops without finishing, after a failure elsewhere in the build. */
+  abort(): void;
   readonly fileCount: number;
   readonly byteCount: number;
 }
 
 /** Paths we emit are ASCII words separated by `/`; anything else is a bug or hostile data. */
 const SAFE_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]*\/)*[A-Za-z0-9_][A-Za-z0-9._-]*$/;
-export const MANIFEST_PATH = "manifest.json";
-const FLUSH_AT = 1 << 20;
+const BATCH_FILES = 256;
+/** Batches queued ahead of the worker: enough to keep it busy, few enough to bound memory. */
+const MAX_IN_FLIGHT = 64;
 
-export function hashContent(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+function checkPath(path: string): void {
+  if (!SAFE_PATH.test(path) || path.includes("..") || path === MANIFEST_PATH) {
+    throw new BuildError(`refusing to write unsafe path ${JSON.stringify(path)}`);
+  }
 }
 
-abstract class ManifestWriter implements Writer {
+class ThreadedDiskWriter implements Writer {
   fileCount = 0;
   byteCount = 0;
-  private pending: string[] = [];
-  private pendingLength = 0;
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  /** [0]: batches in flight, [1]: set by the worker when it fails. */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(8));
+  private paths: string[] = [];
+  private data: (string | Uint8Array)[] = [];
+  /** Set once the worker failed or was stopped; every later call throws it again. */
+  private failure: BuildError | null = null;
+
+  constructor(root: string) {
+    mkdirSync(root, { recursive: true });
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    // Started from source text with no inherited flags: a TypeScript runner's ESM loader hooks
+    // would otherwise wait on this thread, which blocks in Atomics.wait while batches are in
+    // flight. The worker is plain CommonJS and needs no loader.
+    const script = fileURLToPath(new URL("./write-worker.cjs", import.meta.url));
+    this.worker = new Worker(`require(${JSON.stringify(script)})`, {
+      eval: true,
+      execArgv: [],
+      workerData: { root, port: port2, control: this.inFlight.buffer },
+      transferList: [port2],
+    });
+  }
 
   write(file: OutputFile): void {
-    if (!SAFE_PATH.test(file.path) || file.path.includes("..") || file.path === MANIFEST_PATH) {
-      throw new BuildError(`refusing to write unsafe path ${JSON.stringify(file.path)}`);
-    }
-    const data = typeof file.data === "string" ? Buffer.from(file.data) : file.data;
-    this.store(file.path, data);
-    const line = `${this.fileCount === 0 ? "" : ",\n"}{"path":${JSON.stringify(file.path)},"size":${data.byteLength},"sha256":"${hashContent(data)}"}`;
-    this.pending.push(line);
-    this.pendingLength += line.length;
+    checkPath(file.path);
+    this.paths.push(file.path);
+    this.data.push(file.data);
     this.fileCount++;
-    this.byteCount += data.byteLength;
-    if (this.pendingLength >= FLUSH_AT) this.flush();
+    if (this.paths.length >= BATCH_FILES) this.send();
   }
 
   finish(extra: Record<string, unknown>): void {
-    this.flush();
-    const fields = Object.entries({ ...extra, file_count: this.fileCount, byte_count: this.byteCount })
-      .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
-      .join(",");
-    this.appendManifest(`\n],${fields}}\n`);
-    this.closeManifest();
+    this.send();
+    this.post({ type: "finish", extra });
+    this.waitUntilIdle();
+    const done = this.takeMessage();
+    if (done?.type !== "done") throw new BuildError("the file writer stopped without finishing the manifest");
+    this.byteCount = done.byteCount;
+    void this.worker.terminate();
   }
 
-  protected flush(): void {
-    if (this.pending.length === 0) return;
-    this.appendManifest(this.pending.join(""));
-    this.pending = [];
-    this.pendingLength = 0;
+  abort(): void {
+    this.failure ??= new BuildError("the file writer was stopped");
+    void this.worker.terminate();
   }
 
-  protected abstract store(path: string, data: Uint8Array): void;
-  protected abstract appendManifest(text: string): void;
-  protected abstract closeManifest(): void;
-}
-
-class DiskWriter extends ManifestWriter {
-  private readonly madeDirs = new Set<string>();
-  private readonly manifestFd: number;
-
-  constructor(private readonly root: string) {
-    super();
-    mkdirSync(root, { recursive: true });
-    this.manifestFd = openSync(join(root, MANIFEST_PATH), "w");
-    this.appendManifest('{"files":[\n');
+  private send(): void {
+    if (this.paths.length === 0) return;
+    this.post({ type: "batch", paths: this.paths, data: this.data });
+    this.paths = [];
+    this.data = [];
+    while (Atomics.load(this.inFlight, 0) > MAX_IN_FLIGHT) this.waitForProgress();
   }
 
-  protected store(path: string, data: Uint8Array): void {
-    const target = join(this.root, path);
-    const dir = dirname(target);
-    try {
-      if (!this.madeDirs.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        this.madeDirs.add(dir);
-      }
-      writeFileSync(target, data);
-    } catch (error) {
-      throw new BuildError(`writing ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  private post(message: unknown): void {
+    this.throwIfFailed();
+    Atomics.add(this.inFlight, 0, 1);
+    this.port.postMessage(message);
+  }
+
+  private waitUntilIdle(): void {
+    while (Atomics.load(this.inFlight, 0) > 0) this.waitForProgress();
+    this.throwIfFailed();
+  }
+
+  private waitForProgress(): void {
+    const seen = Atomics.load(this.inFlight, 0);
+    if (seen > 0 && Atomics.load(this.inFlight, 1) === 0) Atomics.wait(this.inFlight, 0, seen, 1000);
+    if (Atomics.load(this.inFlight, 1) !== 0) {
+      // The worker failed: its message is on the way (or already there).
+      const deadline = performance.now() + 5000;
+      while (!this.failure && performance.now() < deadline) this.throwIfFailed();
+      this.failure ??= new BuildError("the file writer failed");
+      throw this.failure;
+    }
+    this.throwIfFailed();
+  }
+
+  private pendingMessage: { type: string; message?: string; byteCount: number } | undefined;
+
+  private takeMessage() {
+    const message = this.pendingMessage ?? (receiveMessageOnPort(this.port)?.message as typeof this.pendingMessage);
+    this.pendingMessage = undefined;
+    return message;
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure;
+    if (this.pendingMessage) return this.failIfError(this.pendingMessage);
+    const received = receiveMessageOnPort(this.port)?.message as typeof this.pendingMessage;
+    if (received) {
+      this.pendingMessage = received;
+      this.failIfError(received);
     }
   }
 
-  protected appendManifest(text: string): void {
-    writeSync(this.manifestFd, text);
-  }
-
-  protected closeManifest(): void {
-    closeSync(this.manifestFd);
+  private failIfError(message: NonNullable<typeof this.pendingMessage>): void {
+    if (message.type === "error") {
+      this.failure = new BuildError(message.message ?? "the file writer failed");
+      void this.worker.terminate();
+      throw this.failure;
+    }
   }
 }
 
-export class MemoryWriter extends ManifestWriter {
+export class MemoryWriter implements Writer {
   readonly files = new Map<string, Buffer>();
-  private manifest = '{"files":[\n';
+  private manifest = "";
+  private readonly sink = new FileSink(
+    (path, data) => this.files.set(path, Buffer.from(data)),
+    (text) => (this.manifest += text),
+  );
 
-  protected store(path: string, data: Uint8Array): void {
-    this.files.set(path, Buffer.from(data));
+  get fileCount(): number {
+    return this.sink.fileCount;
   }
 
-  protected appendManifest(text: string): void {
-    this.manifest += text;
+  get byteCount(): number {
+    return this.sink.byteCount;
   }
 
-  protected closeManifest(): void {
+  write(file: OutputFile): void {
+    checkPath(file.path);
+    this.sink.write(file.path, file.data);
+  }
+
+  finish(extra: Record<string, unknown>): void {
+    this.sink.finish(extra);
     this.files.set(MANIFEST_PATH, Buffer.from(this.manifest));
   }
+
+  abort(): void {}
 }
 
 export function createDiskWriter(root: string): Writer {
-  return new DiskWriter(root);
+  return new ThreadedDiskWriter(root);
 }

@@ -1,0 +1,62 @@
+"use strict";
+// Writes files and streams the manifest that lists them (path, size, SHA-256), in the order the
+// files arrive, so the manifest of a million files never sits in memory. Plain JavaScript: the
+// disk writer runs it in a worker thread. CommonJS, because that worker is started from source
+// text (see build/writer.ts) so that no ESM loader hook of the parent runner gets involved.
+const { createHash } = require("node:crypto");
+
+const MANIFEST_PATH = "manifest.json";
+const FLUSH_AT = 1 << 20;
+
+/** @param {Uint8Array} data */
+function hashContent(data) {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+class FileSink {
+  /**
+   * @param {(path: string, data: Uint8Array) => void} store puts one file's bytes in place
+   * @param {(text: string) => void} append appends text to the manifest
+   */
+  constructor(store, append) {
+    this.store = store;
+    this.append = append;
+    this.fileCount = 0;
+    this.byteCount = 0;
+    /** @type {string[]} */
+    this.pending = [];
+    this.pendingLength = 0;
+    append('{"files":[\n');
+  }
+
+  /** @param {string} path @param {string | Uint8Array} data */
+  write(path, data) {
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    this.store(path, bytes);
+    const line = `${this.fileCount === 0 ? "" : ",\n"}{"path":${JSON.stringify(path)},"size":${bytes.byteLength},"sha256":"${hashContent(bytes)}"}`;
+    this.pending.push(line);
+    this.pendingLength += line.length;
+    this.fileCount++;
+    this.byteCount += bytes.byteLength;
+    if (this.pendingLength >= FLUSH_AT) this.flush();
+  }
+
+  /** Closes the file list and adds `extra` (plus the totals) as top-level manifest fields. */
+  /** @param {Record<string, unknown>} extra */
+  finish(extra) {
+    this.flush();
+    const fields = Object.entries({ ...extra, file_count: this.fileCount, byte_count: this.byteCount })
+      .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+      .join(",");
+    this.append(`\n],${fields}}\n`);
+  }
+
+  flush() {
+    if (this.pending.length === 0) return;
+    this.append(this.pending.join(""));
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+}
+
+module.exports = { FileSink, hashContent, MANIFEST_PATH };

@@ -1,0 +1,66 @@
+// The disk writer's worker thread: it takes batches of files from the build's main thread,
+// writes and hashes them, and streams the manifest, so that writing overlaps with the SQLite
+// pass and JSON work on the other core. Batches are processed in arrival order, so the manifest
+// is as deterministic as the build. Progress and failures go back through a shared counter and
+// a message port the main thread reads synchronously.
+"use strict";
+const { closeSync, mkdirSync, openSync, writeFileSync, writeSync } = require("node:fs");
+const { dirname, join } = require("node:path");
+const { workerData } = require("node:worker_threads");
+const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
+
+const { root, port, control } = workerData;
+// [0]: batches in flight, [1]: 1 once this worker has failed (the main thread checks it while waiting)
+const state = new Int32Array(control);
+const madeDirs = new Set();
+let failed = false;
+
+function fail(reason) {
+  failed = true;
+  port.postMessage({ type: "error", message: reason });
+  Atomics.store(state, 1, 1);
+  Atomics.notify(state, 0);
+}
+
+let manifestFd = -1;
+try {
+  manifestFd = openSync(join(root, MANIFEST_PATH), "w");
+} catch (error) {
+  fail(`opening the manifest: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+const sink = new FileSink(
+  (path, data) => {
+    const target = join(root, path);
+    const dir = dirname(target);
+    if (!madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    writeFileSync(target, data);
+  },
+  (text) => writeSync(manifestFd, text),
+);
+
+port.on("message", (message) => {
+  let current = "";
+  try {
+    if (failed) return;
+    if (message.type === "batch") {
+      for (let i = 0; i < message.paths.length; i++) {
+        current = message.paths[i];
+        sink.write(current, message.data[i]);
+      }
+    } else if (message.type === "finish") {
+      sink.finish(message.extra);
+      closeSync(manifestFd);
+      port.postMessage({ type: "done", fileCount: sink.fileCount, byteCount: sink.byteCount });
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    fail(current ? `writing ${current}: ${reason}` : reason);
+  } finally {
+    Atomics.sub(state, 0, 1);
+    Atomics.notify(state, 0);
+  }
+});

@@ -1,0 +1,43 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BuildError } from "../build/errors.ts";
+import { createDiskWriter, MemoryWriter } from "../build/writer.ts";
+import { makeTempDir } from "./helpers/fixture.ts";
+
+const dir = makeTempDir("writer");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the writer", () => {
+  it("writes through its worker thread the same bytes and manifest as in memory", () => {
+    const root = join(dir, "ok");
+    const disk = createDiskWriter(root);
+    const memory = new MemoryWriter();
+    for (let i = 0; i < 1000; i++) {
+      const file = { path: `api/check/u${i}.json`, data: JSON.stringify({ i, text: "é<&>" }) };
+      disk.write(file);
+      memory.write(file);
+    }
+    disk.finish({ as_of: "x" });
+    memory.finish({ as_of: "x" });
+    expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
+    expect(readFileSync(join(root, "api/check/u999.json"), "utf8")).toBe('{"i":999,"text":"é<&>"}');
+    expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("turns a failed write in the worker into a BuildError naming the file", () => {
+    const root = join(dir, "fail");
+    const disk = createDiskWriter(root);
+    disk.write({ path: "a", data: "file" });
+    // `a` is a file, so `a/b` cannot be created under it.
+    disk.write({ path: "a/b", data: "x" });
+    expect(() => disk.finish({})).toThrow(BuildError);
+    expect(() => disk.finish({})).toThrow(/writing a\/b/);
+  });
+
+  it.each(["../escape", "/abs", "a/../b", "a//b", ".hidden", "manifest.json", "spa ce"])("refuses the unsafe path %j", (path) => {
+    const memory = new MemoryWriter();
+    expect(() => memory.write({ path, data: "x" })).toThrow(/unsafe path/);
+    expect(existsSync(join(dir, "escape"))).toBe(false);
+  });
+});
