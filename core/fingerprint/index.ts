@@ -1,0 +1,47 @@
+/**
+ * Fingerprint matching, shared by the build (createFingerprintIndex → dist/fingerprint/index.json)
+ * and the server (createMatcher over that file). Pure: no I/O, nothing from build/ or server/.
+ */
+export {
+  ABSENT_DIVISOR,
+  HIGH_MIN_HUNDREDTHS,
+  MEDIUM_MIN_HUNDREDTHS,
+  getConfidenceHundredths,
+  getVerdict,
+  getVerdictFromHundredths,
+  toConfidence,
+} from "./confidence.ts";
+export {
+  FINGERPRINT_INDEX_FORMAT,
+  createFingerprintIndex,
+  type CreateFingerprintIndexOptions,
+  type FingerprintIndex,
+  type Posting,
+  type SkippedSignalReason,
+} from "./fingerprint-index.ts";
+export { TOP_CANDIDATES, createMatcher, type FingerprintMatcher, type MatchStats } from "./matcher.ts";
+export { CROWDSOURCE_MIN_CONFIRMATIONS, compareProfileRank, isPublicProfile, toPublicProfileView } from "./public.ts";
+export {
+  PROFILE_KINDS,
+  TRUST_LEVELS,
+  type CandidateView,
+  type FingerprintProfile,
+  type FingerprintProfileWithSignals,
+  type FingerprintSignal,
+  type MatchResult,
+  type ProfileKind,
+  type PublicProfileView,
+  type SignalInput,
+  type TrustLevel,
+  type Verdict,
+} from "./types.ts";
+export {
+  MAX_SIGNALS_PER_REQUEST,
+  MAX_SIGNAL_VALUE_LENGTH,
+  SIGNAL_KEYS,
+  SIGNAL_KEY_INDEX,
+  SIGNAL_WEIGHTS,
+  isSignalKey,
+  type SignalKey,
+  type SignalWeights,
+} from "./weights.ts";

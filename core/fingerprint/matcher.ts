@@ -1,0 +1,240 @@
+/**
+ * The matcher behind POST /api/fingerprint/match. Confidence is defined in confidence.ts; this
+ * file finds the five best profiles without looking at the whole library.
+ *
+ * Candidates are the profiles holding at least one sent (key, value). A profile is scored in full
+ * (against every sent key) the first time it is read, so its score is final at once. Reading
+ * goes from the cheapest lists to the most common ones, and skips whatever cannot reach the
+ * top five:
+ *
+ *   1. Short lists (≤ LONG_LIST_LENGTH profiles), bounded only by what each profile holds.
+ *      Afterwards a candidate still unread matches long values only.
+ *   2. Pair lists (profiles holding two sent long values), shortest first. An unread profile in
+ *      the pair (a, b) can also match another long key c only if pairs (a, c) and (b, c) are
+ *      still to come; that, and its key mask (which sent keys it lacks, which it holds with
+ *      another value), bounds its confidence.
+ *   3. Single long lists, shortest first. Every pair has been processed by now, so a profile
+ *      still unread there matches that one common key only: its bound is usually far below the
+ *      top five, and a list of thousands is skipped group by group.
+ *
+ * Lists are split into groups of profiles with the same key mask, each group in rank order; once
+ * a group's bound cannot beat the fifth candidate, or can only tie it from a worse rank, the rest
+ * of the group is skipped. A skipped profile can never enter later either, since the fifth place
+ * only improves; so once a list is processed, read or skipped, later bounds may assume that no
+ * candidate still to be found holds its value(s). The work thus follows the signals sent and how
+ * the library's values overlap, not how many profiles it holds.
+ */
+import { compileFingerprintIndex, type CompiledIndex } from "./compiled-index.ts";
+import { findPairList } from "./posting-lists.ts";
+import { getConfidenceHundredths, getVerdictFromHundredths, toConfidence } from "./confidence.ts";
+import type { FingerprintIndex } from "./fingerprint-index.ts";
+import type { MatchResult, SignalInput } from "./types.ts";
+import type { SignalKey } from "./weights.ts";
+import { compareCodePoints } from "../order.ts";
+
+/** `top_candidates` holds at most this many (DESIGN, "Fingerprint"). */
+export const TOP_CANDIDATES = 5;
+const FIFTH = TOP_CANDIDATES - 1;
+
+export interface MatchStats {
+  /** Map lookups of sent (key, value) pairs, and of pairs of long values. */
+  valueLookups: number;
+  pairLookups: number;
+  /** Profiles scored; bounded by the lists read, never by the library size. */
+  profilesScored: number;
+}
+
+export interface FingerprintMatcher {
+  match(signals: SignalInput): MatchResult;
+  /** Counters of the last match() call, for tests and benchmarks. */
+  getLastMatchStats(): MatchStats;
+  readonly profileCount: number;
+}
+
+export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
+  const compiled = compileFingerprintIndex(index);
+  const { keys, keyBits, weightOfMask: weight, valueIds, valueKey, listLength, listGroupStart, groupMask, groupStart, postings } = compiled;
+  const { longIndex, profileKeyMask, profileValueStart, profileValues } = compiled;
+
+  // Scratch state reused across calls: match() is synchronous, so calls never interleave.
+  const seenInRound = new Uint32Array(compiled.profiles.length);
+  let round = 0;
+  const sentValueOfKey = new Int32Array(keys.length);
+  const pairedWith = new Int32Array(keys.length); // key bit → keys whose pair with it is processed
+  const shortValues = new Int32Array(keys.length);
+  const longValues = new Int32Array(keys.length); // ordered by list length, shortest first
+  const maxPairs = (keys.length * (keys.length - 1)) / 2;
+  const pairs = new Int32Array(maxPairs * 3); // [list id, value a, value b], shortest list first
+  const topPosition = new Int32Array(TOP_CANDIDATES);
+  const topHundredths = new Int32Array(TOP_CANDIDATES);
+  const topMatchedMask = new Int32Array(TOP_CANDIDATES);
+  let count = 0;
+  let sentMask = 0;
+  let valueLookups = 0;
+  let pairLookups = 0;
+  let profilesScored = 0;
+
+  function match(signals: SignalInput): MatchResult {
+    sentMask = 0;
+    sentValueOfKey.fill(-1); // unsent keys match nothing
+    let longMask = 0;
+    let shortCount = 0;
+    let longCount = 0;
+    const ignored: string[] = [];
+    valueLookups = 0;
+    // Own keys only, so "__proto__" or "constructor" are plain keys; `signals` is indexed only
+    // with keys found in keyBits, which are the supported signal names.
+    for (const key of Object.keys(signals)) {
+      const bit = keyBits.get(key);
+      if (bit === undefined) {
+        ignored.push(key);
+        continue;
+      }
+      sentMask |= 1 << bit;
+      const value: unknown = signals[key as SignalKey];
+      const valueId = typeof value === "string" ? valueIds[bit]!.get(value) : undefined;
+      valueLookups++;
+      sentValueOfKey[bit] = valueId ?? -1;
+      pairedWith[bit] = 0;
+      if (valueId === undefined) continue;
+      if (longIndex[valueId]! < 0) shortValues[shortCount++] = valueId;
+      else {
+        longCount = insertByLength(longValues, longCount, 1, valueId, 0, 0);
+        longMask |= 1 << bit;
+      }
+    }
+    ignored.sort(compareCodePoints);
+    round = round === 0xffffffff ? resetRounds() : round + 1;
+    count = 0;
+    profilesScored = 0;
+    pairLookups = 0;
+
+    for (let i = 0; i < shortCount; i++) readList(shortValues[i]!, 0, sentMask);
+
+    let pairCount = 0;
+    for (let i = 0; i < longCount; i++) {
+      for (let j = 0; j < longCount; j++) {
+        const a = longValues[i]!, b = longValues[j]!;
+        if (longIndex[a]! >= longIndex[b]!) continue;
+        pairLookups++;
+        const listId = findPairList(compiled, longIndex[a]!, longIndex[b]!);
+        if (listId < 0) markPairProcessed(a, b); // nobody holds both
+        else pairCount = insertByLength(pairs, pairCount, 3, listId, a, b);
+      }
+    }
+    for (let i = 0; i < pairCount * 3; i += 3) {
+      const a = valueKey[pairs[i + 1]!]!, b = valueKey[pairs[i + 2]!]!;
+      const fixed = (1 << a) | (1 << b);
+      readList(pairs[i]!, fixed, longMask & ~pairedWith[a]! & ~pairedWith[b]! & ~fixed);
+      markPairProcessed(pairs[i + 1]!, pairs[i + 2]!);
+    }
+    // Every pair is processed now: a candidate still unread in a long list matches that key only.
+    for (let i = 0; i < longCount; i++) readList(longValues[i]!, 1 << valueKey[longValues[i]!]!, 0);
+    return buildResult(compiled, ignored);
+  }
+
+  /**
+   * Reads list `listId`, scoring unread profiles. A candidate still to be found there matches at
+   * most the keys in `fixed` plus those of its own keys in `open`: that is its best case, and
+   * the rest of its sent keys it contradicts (holds) or lacks (does not hold).
+   */
+  function readList(listId: number, fixed: number, open: number): void {
+    for (let g = listGroupStart[listId]!, lastGroup = listGroupStart[listId + 1]!; g < lastGroup; g++) {
+      const mask = groupMask[g]!;
+      const best = fixed | (mask & open);
+      const bound = getConfidenceHundredths(weight[best]!, weight[mask & sentMask & ~best]!, weight[sentMask & ~mask]!);
+      for (let i = groupStart[g]!, end = groupStart[g + 1]!; i < end; i++) {
+        const position = postings[i]!;
+        if (count === TOP_CANDIDATES && (bound < topHundredths[FIFTH]! || (bound === topHundredths[FIFTH]! && position >= topPosition[FIFTH]!))) {
+          break;
+        }
+        if (seenInRound[position] === round) continue;
+        seenInRound[position] = round;
+        score(position, mask);
+      }
+    }
+  }
+
+  function score(position: number, mask: number): void {
+    profilesScored++;
+    let matched = 0;
+    for (let j = profileValueStart[position]!, last = profileValueStart[position + 1]!; j < last; j++) {
+      const held = profileValues[j]!;
+      const bit = valueKey[held]!;
+      if (sentValueOfKey[bit] === held) matched |= 1 << bit;
+    }
+    const hundredths = getConfidenceHundredths(weight[matched]!, weight[mask & sentMask & ~matched]!, weight[sentMask & ~mask]!);
+    // Insert into the top list: confidence descending, then rank (position) ascending.
+    let i = count;
+    while (i > 0 && (topHundredths[i - 1]! < hundredths || (topHundredths[i - 1] === hundredths && topPosition[i - 1]! > position))) i--;
+    if (i >= TOP_CANDIDATES) return;
+    for (let j = Math.min(count, FIFTH); j > i; j--) {
+      topPosition[j] = topPosition[j - 1]!;
+      topHundredths[j] = topHundredths[j - 1]!;
+      topMatchedMask[j] = topMatchedMask[j - 1]!;
+    }
+    topPosition[i] = position;
+    topHundredths[i] = hundredths;
+    topMatchedMask[i] = matched;
+    count = Math.min(count + 1, TOP_CANDIDATES);
+  }
+
+  function markPairProcessed(a: number, b: number): void {
+    pairedWith[valueKey[a]!]! |= 1 << valueKey[b]!;
+    pairedWith[valueKey[b]!]! |= 1 << valueKey[a]!;
+  }
+
+  /**
+   * Inserts the entry (listId, a, b), `stride` numbers wide, into the first `size` entries of
+   * `into`, kept ordered by list length, shortest first. Returns the new size.
+   */
+  function insertByLength(into: Int32Array, size: number, stride: number, listId: number, a: number, b: number): number {
+    let i = size;
+    while (i > 0 && listLength[into[(i - 1) * stride]!]! > listLength[listId]!) {
+      for (let j = 0; j < stride; j++) into[i * stride + j] = into[(i - 1) * stride + j]!;
+      i--;
+    }
+    into[i * stride] = listId;
+    if (stride === 3) {
+      into[i * stride + 1] = a;
+      into[i * stride + 2] = b;
+    }
+    return size + 1;
+  }
+
+  function resetRounds(): number {
+    seenInRound.fill(0);
+    return 1;
+  }
+
+  function buildResult(index: CompiledIndex, ignored: string[]): MatchResult {
+    if (count === 0) {
+      return { profile: null, confidence: 0, verdict: "unknown", matched_signals: [], ignored_signals: ignored, top_candidates: [] };
+    }
+    const bestMatched = topMatchedMask[0]!;
+    const matched: string[] = [];
+    const unmatched: string[] = [];
+    index.keys.forEach((key, bit) => {
+      if ((sentMask & (1 << bit)) !== 0) ((bestMatched & (1 << bit)) !== 0 ? matched : unmatched).push(key);
+    });
+    const top_candidates = [];
+    for (let i = 0; i < count; i++) {
+      top_candidates.push({ profile: index.candidateProfiles[topPosition[i]!]!, confidence: toConfidence(topHundredths[i]!) });
+    }
+    return {
+      profile: index.profiles[topPosition[0]!]!,
+      confidence: toConfidence(topHundredths[0]!),
+      verdict: getVerdictFromHundredths(topHundredths[0]!),
+      matched_signals: matched,
+      unmatched_signals: unmatched,
+      ignored_signals: ignored,
+      top_candidates,
+    };
+  }
+
+  return {
+    match,
+    getLastMatchStats: () => ({ valueLookups, pairLookups, profilesScored }),
+    profileCount: compiled.profiles.length,
+  };
+}
