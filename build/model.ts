@@ -11,7 +11,7 @@ import { compareNames } from "../core/order.ts";
 import { MAX_SAMPLES, Rejections } from "./rejections.ts";
 import {
   iterateUsernameGroups, readAliases, readCompanies, readCompanyAggregates, readInstant, readMeta, readNewestReport, readPeople,
-  readPersonCounts, countReports, iterateUnnamedOddities, tallyCategories, USERNAME_GROUP as G, type Snapshot, type UsernameGroupRow,
+  readFingerprintProfiles, type FingerprintProfileRow, readPersonCounts, countReports, iterateUnnamedOddities, tallyCategories, USERNAME_GROUP as G, type Snapshot, type UsernameGroupRow,
 } from "./snapshot.ts";
 import { BuildError } from "./errors.ts";
 
@@ -151,6 +151,11 @@ export class Model {
   get spammerListsReady(): SpammerLists {
     if (!this.spammerLists) throw new BuildError("spammer lists read before the report pass ran");
     return this.spammerLists;
+  }
+
+  /** The fingerprint library as the snapshot holds it, by id; the fingerprint emitter validates it. */
+  fingerprintProfiles(): FingerprintProfileRow[] {
+    return readFingerprintProfiles(this.db);
   }
 
   /** Companies in the order of DESIGN: reports desc, name, id. */

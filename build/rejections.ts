@@ -14,7 +14,10 @@ export type RejectionReason =
   | "company_duplicate_slug"
   | "company_unknown_category"
   | "person_invalid_slug"
-  | "person_duplicate_slug";
+  | "person_duplicate_slug"
+  | "fingerprint_profile_invalid"
+  | "fingerprint_signal_unknown_key"
+  | "fingerprint_signal_bad_value";
 
 const EFFECTS: Record<RejectionReason, string> = {
   username_empty: "report kept for its company and person; no username entry",
@@ -29,6 +32,9 @@ const EFFECTS: Record<RejectionReason, string> = {
   company_unknown_category: "company listed under 'other'",
   person_invalid_slug: "person left out (its slug cannot be a URL path)",
   person_duplicate_slug: "person left out (another person has the same slug, ignoring case)",
+  fingerprint_profile_invalid: "fingerprint profile left out (unknown kind or trust level, or a field of the wrong type)",
+  fingerprint_signal_unknown_key: "signal left out of the fingerprint index (no request can send that key)",
+  fingerprint_signal_bad_value: "signal left out of the fingerprint index (empty, not text, or longer than 255 characters)",
 };
 
 export const MAX_SAMPLES = 10;

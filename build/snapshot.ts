@@ -284,3 +284,39 @@ export function iterateUnnamedOddities(db: Snapshot): IterableIterator<[number, 
 export function countReports(db: Snapshot): number {
   return db.prepare("SELECT count(*) FROM reports").pluck().get() as number;
 }
+
+export interface FingerprintProfileRow {
+  id: number;
+  label: string;
+  kind: string;
+  name: string;
+  os_family: string | null;
+  trust_level: string;
+  observations: number;
+  confirmations: number;
+  signals: { key: string; value: string }[];
+}
+
+/**
+ * Every fingerprint profile with its signals, by id; signals in snapshot order (rowid). The
+ * library is small (hundreds to a few thousand profiles), so it is read whole. Signals whose
+ * profile does not exist have nothing to attach to and are left out by the join.
+ */
+export function readFingerprintProfiles(db: Snapshot): FingerprintProfileRow[] {
+  const profiles = db
+    .prepare("SELECT id, label, kind, name, os_family, trust_level, observations, confirmations FROM fp_profiles ORDER BY id")
+    .all() as Omit<FingerprintProfileRow, "signals">[];
+  const byId = new Map<number, FingerprintProfileRow>();
+  const rows = profiles.map((profile) => {
+    const row = { ...profile, signals: [] as FingerprintProfileRow["signals"] };
+    byId.set(row.id, row);
+    return row;
+  });
+  const signals = db.prepare(
+    "SELECT s.profile_id, s.key, s.value FROM fp_signals s JOIN fp_profiles p ON p.id = s.profile_id ORDER BY s.profile_id, s.rowid",
+  );
+  for (const [profileId, key, value] of signals.raw().iterate() as Iterable<[number, string, string]>) {
+    byId.get(profileId)?.signals.push({ key, value });
+  }
+  return rows;
+}

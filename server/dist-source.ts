@@ -11,6 +11,8 @@ import { dirname, resolve } from "node:path";
 import { CATEGORIES, type Category } from "../core/categories.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
+import type { FingerprintIndex } from "../core/fingerprint/index.ts";
+import { createFingerprintMatching, type FingerprintMatching } from "./fingerprint-matching.ts";
 
 export interface CompanyItem {
   id: number;
@@ -37,6 +39,8 @@ export interface BuildState {
   companyByName: Map<string, number>;
   spammers: SpammerList;
   spammersByCategory: Map<Category, SpammerList>;
+  /** The matcher and answer cache of this build; null for a build made before the fingerprint index existed. */
+  fingerprint: FingerprintMatching | null;
 }
 
 /** How often, at most, a request checks whether `dist` points at a new build. */
@@ -101,6 +105,10 @@ export async function loadBuildState(root: string): Promise<BuildState> {
     read<SpammerList>("api/spammers/top.json"),
     ...CATEGORIES.map((c) => read<SpammerList>(`api/spammers/category/${c}.json`)),
   ]);
+  const fingerprintIndex = await read<FingerprintIndex>("fingerprint/index.json").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
   const companies = all!.data as CompanyItem[];
   const companyBySlug = new Map<string, number>();
   const companyByName = new Map<string, number>();
@@ -118,6 +126,7 @@ export async function loadBuildState(root: string): Promise<BuildState> {
     companyByName,
     spammers: top as SpammerList,
     spammersByCategory: new Map(CATEGORIES.map((c, i) => [c, perCategory[i] as SpammerList])),
+    fingerprint: fingerprintIndex && createFingerprintMatching(fingerprintIndex),
   };
 }
 

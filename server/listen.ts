@@ -4,10 +4,9 @@
  */
 import { toNodeHandler } from "h3/node";
 import { listen } from "listhen";
-import { createApp } from "./app.ts";
+import { createApp, type AppOptions } from "./app.ts";
 
-export interface ServerOptions {
-  dist: string;
+export interface ServerOptions extends AppOptions {
   port: number;
   host: string;
 }
@@ -18,9 +17,11 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const app = createApp({ dist: options.dist });
+  const app = createApp(options);
   const listener = await listen(toNodeHandler(app), {
-    port: options.port,
+    // listhen reads 0 as "3000 or the next free port"; we mean what the OS means: any free port,
+    // so that servers started one after another (tests, benchmarks) never share an address.
+    port: options.port === 0 ? { port: 0, random: true } : options.port,
     hostname: options.host,
     showURL: false,
     qr: false,

@@ -1,7 +1,8 @@
 /**
- * Building responses. Every body gets a strong ETag from its bytes (so 304s work the same for
- * files and computed answers), `X-Content-Type-Options: nosniff`, and HEAD gets headers only.
- * Errors that the reference does not shape are RFC 9457 problem+json (DESIGN "Errors").
+ * Building responses. Every body read with GET or HEAD gets a strong ETag from its bytes (so
+ * 304s work the same for files and computed answers), every body `X-Content-Type-Options:
+ * nosniff`, and HEAD gets headers only. Errors that the reference does not shape are RFC 9457
+ * problem+json (DESIGN "Errors").
  */
 import { createHash } from "node:crypto";
 
@@ -27,23 +28,31 @@ export function matchesEtag(header: string | null, etag: string): boolean {
 
 export function sendBody(request: Request, body: Uint8Array | string, options: BodyOptions): Response {
   const bytes = typeof body === "string" ? Buffer.from(body) : body;
-  const etag = getStrongEtag(bytes);
   const headers = new Headers(options.headers);
   headers.set("content-type", options.type);
-  headers.set("etag", etag);
   headers.set("x-content-type-options", "nosniff");
   if (options.cacheControl) headers.set("cache-control", options.cacheControl);
   const status = options.status ?? 200;
-  if (status === 200 && matchesEtag(request.headers.get("if-none-match"), etag)) {
-    headers.delete("content-type");
-    return new Response(null, { status: 304, headers });
+  // ETags serve conditional reads; the answer to a POST is not a representation to revalidate.
+  if (request.method === "GET" || request.method === "HEAD") {
+    const etag = getStrongEtag(bytes);
+    headers.set("etag", etag);
+    if (status === 200 && matchesEtag(request.headers.get("if-none-match"), etag)) {
+      headers.delete("content-type");
+      return new Response(null, { status: 304, headers });
+    }
   }
   headers.set("content-length", String(bytes.byteLength));
   return new Response(request.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>), { status, headers });
 }
 
 export function sendJson(request: Request, value: unknown, options: Omit<BodyOptions, "type"> = {}): Response {
-  return sendBody(request, JSON.stringify(value), { ...options, type: "application/json; charset=utf-8" });
+  return sendJsonText(request, JSON.stringify(value), options);
+}
+
+/** JSON that is already serialised (an answer kept in a cache as text). */
+export function sendJsonText(request: Request, json: string, options: Omit<BodyOptions, "type"> = {}): Response {
+  return sendBody(request, json, { ...options, type: "application/json; charset=utf-8" });
 }
 
 export interface FieldError {

@@ -7,6 +7,7 @@ import type { OutputFile } from "../writer.ts";
 import { emitCheckFiles } from "./check.ts";
 import { emitCompanyList } from "./companies.ts";
 import { emitCompanyCards, emitWidgets } from "./company.ts";
+import { emitFingerprintIndex } from "./fingerprint.ts";
 import { emitBuildReport } from "./report.ts";
 import { emitSpammerLists } from "./spammers.ts";
 
@@ -22,5 +23,6 @@ export const EMITTERS: Emitter[] = [
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
+  { name: "fingerprint", writes: "fingerprint/index.json, fingerprint/profiles.json", emit: emitFingerprintIndex },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },
 ];

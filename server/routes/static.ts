@@ -22,6 +22,7 @@ function describeApi(base: string, asOf: string) {
       `${base}/api/spammers?limit=&username=&category=`,
       `${base}/api/company/{slug}`,
       `${base}/api/widget/{slug}`,
+      `${base}/api/fingerprint/match`,
     ],
     manifest: `${base}/manifest.json`,
   };

@@ -3,7 +3,7 @@
  * HTTP against a real listening server.
  */
 import type { H3 } from "h3";
-import { createApp } from "../../server/app.ts";
+import { createApp, type AppOptions } from "../../server/app.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 
 export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
@@ -14,12 +14,13 @@ export interface Client {
   close(): Promise<void>;
 }
 
-export async function createClient(kind: "in-process" | "listening server", dist: string): Promise<Client> {
+/** `options` are the app's (rate limits, proxy trust); the listening server gets the same. */
+export async function createClient(kind: "in-process" | "listening server", dist: string, options: Omit<AppOptions, "dist"> = {}): Promise<Client> {
   if (kind === "in-process") {
-    const app: H3 = createApp({ dist });
+    const app: H3 = createApp({ ...options, dist });
     return { name: kind, fetch: async (path, init) => app.request(path, init), close: async () => {} };
   }
-  const server: RunningServer = await startServer({ dist, port: 0, host: "127.0.0.1" });
+  const server: RunningServer = await startServer({ ...options, dist, port: 0, host: "127.0.0.1" });
   return {
     name: kind,
     fetch: (path, init) => fetch(new URL(path, server.url), init),

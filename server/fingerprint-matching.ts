@@ -1,0 +1,60 @@
+/**
+ * The fingerprint side of a loaded build: the matcher over dist/fingerprint/index.json and the
+ * cache of its answers. Both belong to one build, so a new build starts with an empty cache and
+ * never answers from the previous library.
+ *
+ * Identical signal sets get the identical answer (the matcher lists keys in its own orders, not
+ * the request's), so the cache key is the set itself: the pairs sorted by key, hashed. The
+ * cache keeps the digest and our answer, never the signals; nothing else about a request is
+ * stored, and signals are never logged (API reference: "observations are not stored").
+ */
+import { createHash } from "node:crypto";
+import { createMatcher, type FingerprintIndex, type FingerprintMatcher, type SignalInput } from "../core/fingerprint/index.ts";
+import { compareCodePoints } from "../core/order.ts";
+import { LruCache } from "./lru-cache.ts";
+
+/** Reference "Limits": fingerprint answers are cached for 5 minutes. */
+export const MATCH_CACHE_TTL_MS = 5 * 60_000;
+export const MATCH_CACHE_ENTRIES = 10_000;
+/**
+ * Bound on the answers' summed JSON length. A typical answer is 1–2 KB, so 10 000 fit; one that
+ * echoes 16 KB of unknown keys counts for what it is, and cannot make the cache ten times larger.
+ */
+export const MATCH_CACHE_SIZE = 32 * 1024 * 1024;
+
+export interface FingerprintMatching {
+  matcher: FingerprintMatcher;
+  /** Answers as JSON text: a hit is served as it is, without serialising it again. */
+  cache: LruCache<string>;
+}
+
+/** Compiles the index (throws on a malformed one, so a broken build fails at load). */
+export function createFingerprintMatching(index: FingerprintIndex): FingerprintMatching {
+  return {
+    matcher: createMatcher(index),
+    cache: new LruCache<string>({ maxEntries: MATCH_CACHE_ENTRIES, maxSize: MATCH_CACHE_SIZE, ttlMs: MATCH_CACHE_TTL_MS }),
+  };
+}
+
+/**
+ * The `match` of the answer, as JSON text, and whether it came from the cache. `entries` are
+ * the request's own key/value pairs, already checked to be strings.
+ */
+export function matchSignals(
+  matching: FingerprintMatching,
+  entries: readonly (readonly [string, string])[],
+  signals: SignalInput,
+): { matchJson: string; cached: boolean } {
+  const key = getSignalSetKey(entries);
+  const hit = matching.cache.get(key);
+  if (hit !== undefined) return { matchJson: hit, cached: true };
+  const matchJson = JSON.stringify(matching.matcher.match(signals));
+  matching.cache.set(key, matchJson, matchJson.length);
+  return { matchJson, cached: false };
+}
+
+/** The same digest for the same pairs in any order. JSON keeps keys and values unambiguous. */
+export function getSignalSetKey(entries: readonly (readonly [string, string])[]): string {
+  const sorted = [...entries].sort((a, b) => compareCodePoints(a[0], b[0]));
+  return createHash("sha256").update(JSON.stringify(sorted)).digest("base64url");
+}

@@ -1,0 +1,124 @@
+/**
+ * Per-client rate limits: 60 fingerprint matches per minute per IP (API reference, "Limits"), and
+ * the operator's optional read limit (DESIGN "Reads"). The answer carries RateLimit-Limit,
+ * RateLimit-Remaining and RateLimit-Reset (seconds), and a 429 carries Retry-After.
+ *
+ * Fixed windows, one per client, starting at that client's first request: one counter and one
+ * timestamp per client, and RateLimit-Reset is simply when the window ends. The price is that
+ * a client can spend a window's quota at its very end and the next one's at once (up to twice
+ * the limit within a few seconds); for a limit meant to stop scraping that is acceptable, and a
+ * sliding log would cost 60 timestamps per client instead of two numbers.
+ *
+ * Memory is bounded: expired windows are dropped as time passes (the map is in window-start
+ * order, so they are always at its front), and past `maxClients` the oldest window is dropped
+ * early — that client gets a fresh quota, which only matters to someone holding more addresses
+ * than the cap, who could rotate through them anyway.
+ */
+import { isIPv6 } from "node:net";
+import { systemClock, type Clock } from "./clock.ts";
+import { sendProblem } from "./respond.ts";
+
+export const RATE_WINDOW_MS = 60_000;
+const DEFAULT_MAX_CLIENTS = 100_000;
+
+export interface RateLimiterOptions {
+  /** Requests allowed per window and client. */
+  limit: number;
+  windowMs?: number;
+  maxClients?: number;
+  now?: Clock;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the client's window ends (at least 1). */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  take(client: string): RateLimitDecision;
+  /** Clients currently tracked. */
+  readonly clients: number;
+}
+
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const { limit, windowMs = RATE_WINDOW_MS, maxClients = DEFAULT_MAX_CLIENTS, now = systemClock } = options;
+  const windows = new Map<string, { start: number; count: number }>();
+
+  return {
+    take(client) {
+      const time = now();
+      for (const [key, window] of windows) {
+        if (window.start + windowMs > time) break;
+        windows.delete(key);
+      }
+      let window = windows.get(client);
+      if (!window) {
+        if (windows.size >= maxClients) windows.delete(windows.keys().next().value!);
+        window = { start: time, count: 0 };
+        windows.set(client, window);
+      }
+      const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - time) / 1000));
+      if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
+      window.count++;
+      return { allowed: true, limit, remaining: limit - window.count, resetSeconds };
+    },
+    get clients() {
+      return windows.size;
+    },
+  };
+}
+
+/** Runs `answer` if the client still has quota, else answers 429; both carry the RateLimit headers. */
+export async function withRateLimit(
+  limiter: RateLimiter | null,
+  client: string,
+  request: Request,
+  answer: () => Promise<Response>,
+): Promise<Response> {
+  if (!limiter) return answer();
+  const decision = limiter.take(client);
+  const headers: Record<string, string> = {
+    "ratelimit-limit": String(decision.limit),
+    "ratelimit-remaining": String(decision.remaining),
+    "ratelimit-reset": String(decision.resetSeconds),
+    "ratelimit-policy": `${decision.limit};w=${RATE_WINDOW_MS / 1000}`,
+    // Browsers hide response headers from cross-origin scripts unless they are listed.
+    "access-control-expose-headers": "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After",
+  };
+  if (!decision.allowed) {
+    const detail = `At most ${decision.limit} requests per minute from one address; try again in ${decision.resetSeconds} s.`;
+    return sendProblem(request, 429, detail, { headers: { ...headers, "retry-after": String(decision.resetSeconds) } });
+  }
+  const response = await answer();
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The key a client is counted under. `socketAddress` is undefined for in-process requests (no
+ * socket), which share one key. Behind a proxy the operator opts in to X-Forwarded-For, and then
+ * its *last* entry is used: the one our proxy appended, where the first ones are whatever the
+ * client chose to send. IPv6 clients are counted per /64, the block one host is usually given.
+ */
+export function getClientKey(socketAddress: string | undefined, forwardedFor: string | null, trustProxy: boolean): string {
+  let address = socketAddress;
+  if (trustProxy && forwardedFor) {
+    const last = forwardedFor.split(",").pop()!.trim();
+    if (last) address = last;
+  }
+  if (!address) return "local";
+  if (address.startsWith("::ffff:") && address.includes(".")) return address.slice(7);
+  return isIPv6(address) ? toIPv6Prefix(address) : address;
+}
+
+/** The first four groups (the /64) of an IPv6 address, expanded, e.g. "2001:db8:0:0/64". */
+function toIPv6Prefix(address: string): string {
+  const [head = "", tail] = address.split("%")[0]!.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "").toLowerCase()).join(":")}/64`;
+}
