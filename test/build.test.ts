@@ -65,7 +65,7 @@ describe("the build", () => {
       expect(file.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
     }
     expect(manifest).toMatchObject({ as_of: "2026-03-11T10:00:00Z", base_url: BASE_URL, file_count: listed.length });
-    expect(manifest.counts).toEqual({ reports_read: 26, usernames: 5, companies: 8, companies_with_reports: 6, people: 2 });
+    expect(manifest.counts).toEqual({ reports_read: 27, usernames: 6, companies: 8, companies_with_reports: 6, people: 2 });
   });
 
   it("reports rejected usernames by reason with samples, as SQL classifies them", () => {
@@ -82,7 +82,7 @@ describe("the build", () => {
     expect(byReason.get("report_unknown_company")).toMatchObject({ count: 1, samples: [{ report_id: 22, company_id: 42 }] });
     expect(byReason.get("company_invalid_slug")).toMatchObject({ count: 1, samples: [{ company_id: 8, slug: "bad slug!" }] });
     expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ report_id: 25, category: "bogus" }, { username: "spam_king", reports: 1 }] });
-    expect(report.counts.usernames).toBe(5);
+    expect(report.counts.usernames).toBe(6);
   });
 
   it("keeps escaping hostile names in JSON: they parse back to the exact text", () => {
