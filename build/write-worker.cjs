@@ -14,6 +14,8 @@ const { root, port, control } = workerData;
 const state = new Int32Array(control);
 const madeDirs = new Set();
 let failed = false;
+// Time this thread spends writing and hashing (not waiting for batches): the writer's throughput.
+let busyMs = 0;
 
 function fail(reason) {
   failed = true;
@@ -47,14 +49,16 @@ port.on("message", (message) => {
   try {
     if (failed) return;
     if (message.type === "batch") {
+      const started = performance.now();
       for (let i = 0; i < message.paths.length; i++) {
         current = message.paths[i];
         sink.write(current, message.data[i]);
       }
+      busyMs += performance.now() - started;
     } else if (message.type === "finish") {
       sink.finish(message.extra);
       closeSync(manifestFd);
-      port.postMessage({ type: "done", fileCount: sink.fileCount, byteCount: sink.byteCount });
+      port.postMessage({ type: "done", fileCount: sink.fileCount, byteCount: sink.byteCount, busySeconds: busyMs / 1000 });
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

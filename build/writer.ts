@@ -28,6 +28,8 @@ export interface Writer {
   abort(): void;
   readonly fileCount: number;
   readonly byteCount: number;
+  /** Seconds spent hashing and writing (the disk writer's worker thread), once finished. */
+  readonly writeSeconds: number;
 }
 
 /** Paths we emit are ASCII words separated by `/`; anything else is a bug or hostile data. */
@@ -45,6 +47,7 @@ function checkPath(path: string): void {
 class ThreadedDiskWriter implements Writer {
   fileCount = 0;
   byteCount = 0;
+  writeSeconds = 0;
   private readonly worker: Worker;
   private readonly port: MessagePort;
   /** [0]: batches in flight, [1]: set by the worker when it fails. */
@@ -85,6 +88,7 @@ class ThreadedDiskWriter implements Writer {
     const done = this.takeMessage();
     if (done?.type !== "done") throw new BuildError("the file writer stopped without finishing the manifest");
     this.byteCount = done.byteCount;
+    this.writeSeconds = done.busySeconds;
     void this.worker.terminate();
   }
 
@@ -125,7 +129,7 @@ class ThreadedDiskWriter implements Writer {
     this.throwIfFailed();
   }
 
-  private pendingMessage: { type: string; message?: string; byteCount: number } | undefined;
+  private pendingMessage: { type: string; message?: string; byteCount: number; busySeconds: number } | undefined;
 
   private takeMessage() {
     const message = this.pendingMessage ?? (receiveMessageOnPort(this.port)?.message as typeof this.pendingMessage);
@@ -154,6 +158,7 @@ class ThreadedDiskWriter implements Writer {
 
 export class MemoryWriter implements Writer {
   readonly files = new Map<string, Buffer>();
+  readonly writeSeconds = 0;
   private manifest = "";
   private readonly sink = new FileSink(
     (path, data) => this.files.set(path, Buffer.from(data)),

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench`: every benchmark, each printing its figures beside a baseline measured in the
+ * same run (ratios, not absolute times: these machines are shared and noisy).
+ *
+ *   npm run bench                      # all, build at 1 000 000 usernames
+ *   npm run bench -- --only build      # one of: build, search, fingerprint
+ *   npm run bench -- --scale 200000    # a smaller build benchmark
+ *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
+import { printTable, runBuildBench, type BenchRow } from "./build.ts";
+
+const FLAGS = {
+  only: { type: "string", description: "run one benchmark: build, search or fingerprint" },
+  scale: { type: "string", default: "1000000", description: "usernames for the build benchmark" },
+  "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
+  dir: { type: "string", default: ".bench", description: "working folder (gitignored)" },
+} as const;
+
+type Bench = { name: string; title: string; run: () => Promise<BenchRow[]> };
+
+runMain(async () => {
+  const flags = readFlags(FLAGS);
+  const scale = parseIntegerFlag("scale", flags.scale, 1000, 10_000_000);
+  const workDir = resolve(flags.dir!);
+  const benches: Bench[] = [
+    {
+      name: "build",
+      title: `Build at ${scale.toLocaleString("en")} usernames`,
+      run: () => runBuildBench({ scale, workDir: join(workDir, "build"), reuseSample: flags["reuse-sample"] === "true" }),
+    },
+  ];
+  // Benchmarks of later capabilities register themselves here when their modules exist.
+  for (const extra of await loadOptionalBenches()) benches.push(extra);
+  const selected = flags.only ? benches.filter((b) => b.name === flags.only) : benches;
+  if (selected.length === 0) throw new Error(`--only must be one of ${benches.map((b) => b.name).join(", ")}`);
+  for (const bench of selected) printTable(bench.title, await bench.run());
+});
+
+async function loadOptionalBenches(): Promise<Bench[]> {
+  const found: Bench[] = [];
+  const here = import.meta.dirname;
+  if (existsSync(join(here, "fingerprint-matcher.ts"))) {
+    const mod = await import("./fingerprint-matcher.ts");
+    found.push({
+      name: "fingerprint",
+      title: "Fingerprint matching (in-process, indexed matcher beside a linear scan of the same profiles)",
+      run: async () =>
+        (await mod.runFingerprintMatcherBench({})).map((r) => ({
+          metric: `${r.library} (${r.profiles.toLocaleString("en")} public profiles)`,
+          value: `${Math.round(r.indexedPerSecond).toLocaleString("en")} matches/s`,
+          baseline: `${Math.round(r.linearPerSecond).toLocaleString("en")} matches/s linear scan`,
+          ratio: `${r.speedup.toFixed(1)}×`,
+          target: r.profiles >= 10_000 ? "≥ 100 000/s and ≥ 50×" : "",
+        })),
+    });
+  }
+  return found;
+}
