@@ -9,6 +9,7 @@ import { emitCompanyList } from "./companies.ts";
 import { emitCompanyCards, emitWidgets } from "./company.ts";
 import { emitFingerprintIndex } from "./fingerprint.ts";
 import { emitBuildReport } from "./report.ts";
+import { emitSitePages } from "./site.ts";
 import { emitSpammerLists } from "./spammers.ts";
 
 export interface Emitter {
@@ -23,6 +24,7 @@ export const EMITTERS: Emitter[] = [
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
+  { name: "site", writes: "company/{slug}/index.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
   { name: "fingerprint", writes: "fingerprint/index.json, fingerprint/profiles.json", emit: emitFingerprintIndex },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },
 ];
