@@ -23,8 +23,8 @@ describe("the fingerprint emitter", () => {
   it("runs after the company list and before the report that counts its rejections", () => {
     const names = EMITTERS.map((e) => e.name);
     expect(names[0]).toBe("check");
-    expect(names.indexOf("fingerprint")).toBe(names.indexOf("companies") + 1);
-    expect(names.indexOf("report")).toBe(names.indexOf("fingerprint") + 1);
+    expect(names.indexOf("fingerprint")).toBeGreaterThan(names.indexOf("companies"));
+    expect(names.indexOf("report")).toBe(names.length - 1);
   });
 
   it("writes the public profiles by id, with the reference's fields only", () => {
