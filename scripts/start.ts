@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { buildDist } from "../build/build.ts";
 import { checkBaseUrl } from "../core/urls.ts";
 import { DEFAULT_AS_OF, generateSample } from "../data/sample/generate.ts";
-import { serve } from "../server/cli.ts";
+import { serve } from "../server/listen.ts";
 import { parseIntegerFlag, readFlags, runMain } from "./cli.ts";
 
 const FLAGS = {

@@ -1,6 +1,6 @@
 /** `npm run serve -- [--dist DIR] [--port N] [--host H] [--trust-proxy] [--read-limit N]`: serves a built dist. */
 import { formatHelp, parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
-import { startServer, type ServerOptions } from "./listen.ts";
+import { serve } from "./listen.ts";
 
 export const SERVE_FLAGS = {
   dist: { type: "string", env: "DIST", default: "dist", description: "the built dist (folder or link) to serve" },
@@ -21,17 +21,3 @@ runMain(async () => {
     readRateLimit: parseIntegerFlag("read-limit", flags["read-limit"], 0, 1_000_000),
   });
 });
-
-export async function serve(options: ServerOptions): Promise<void> {
-  const server = await startServer(options);
-  console.log(`serving ${options.dist} at ${server.url}`);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return process.exit(1);
-    closing = true;
-    console.log(`${signal}: closing (in-flight requests finish first)`);
-    server.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
-}

@@ -37,3 +37,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
   return { url: `http://${shownHost}:${port}/`, close: () => listener.close() };
 }
+
+/** Starts the server for a command line: prints the URL, closes gracefully on SIGINT/SIGTERM. */
+export async function serve(options: ServerOptions): Promise<void> {
+  const server = await startServer(options);
+  console.log(`serving ${options.dist} at ${server.url}`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return process.exit(1);
+    closing = true;
+    console.log(`${signal}: closing (in-flight requests finish first)`);
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
