@@ -237,19 +237,11 @@ export class Model {
 
   private loadCompanies(): Company[] {
     const aliases = readAliases(this.db);
-    const seen = new Set<string>();
+    const slugs = this.createSlugChecker("company");
     const companies: Company[] = [];
     for (const row of readCompanies(this.db)) {
-      const lowerSlug = row.slug.toLowerCase();
-      if (!SLUG.test(row.slug)) {
-        this.rejections.add("company_invalid_slug", { company_id: row.id, slug: row.slug });
-        continue;
-      }
-      if (seen.has(lowerSlug)) {
-        this.rejections.add("company_duplicate_slug", { company_id: row.id, slug: row.slug });
-        continue;
-      }
-      seen.add(lowerSlug);
+      const lowerSlug = slugs(row.id, row.slug);
+      if (lowerSlug === null) continue;
       let category: Category = "other";
       if (isCategory(row.category)) category = row.category;
       else this.rejections.add("company_unknown_category", { company_id: row.id, category: row.category });
@@ -274,20 +266,31 @@ export class Model {
     return companies;
   }
 
-  private loadPeople(): Person[] {
+  /**
+   * Slugs become file and URL paths, case-insensitively: a slug that cannot be a path segment, or
+   * that repeats one already taken (ignoring case), is refused with its row id. Returns the
+   * lower-cased slug, or null.
+   */
+  private createSlugChecker(kind: "company" | "person"): (id: number, slug: string) => string | null {
     const seen = new Set<string>();
+    return (id, slug) => {
+      const lower = slug.toLowerCase();
+      const reason = !SLUG.test(slug) ? "invalid_slug" : seen.has(lower) ? "duplicate_slug" : null;
+      if (reason) {
+        this.rejections.add(`${kind}_${reason}`, { [`${kind}_id`]: id, slug });
+        return null;
+      }
+      seen.add(lower);
+      return lower;
+    };
+  }
+
+  private loadPeople(): Person[] {
+    const slugs = this.createSlugChecker("person");
     const people: Person[] = [];
     for (const row of readPeople(this.db)) {
-      const lowerSlug = row.slug.toLowerCase();
-      if (!SLUG.test(row.slug)) {
-        this.rejections.add("person_invalid_slug", { person_id: row.id, slug: row.slug });
-        continue;
-      }
-      if (seen.has(lowerSlug)) {
-        this.rejections.add("person_duplicate_slug", { person_id: row.id, slug: row.slug });
-        continue;
-      }
-      seen.add(lowerSlug);
+      const lowerSlug = slugs(row.id, row.slug);
+      if (lowerSlug === null) continue;
       const person = { id: row.id, name: row.name, slug: lowerSlug, avatar: row.avatar, companyId: row.company_id, reportsCount: 0 };
       people.push(person);
       this.personById.set(row.id, person);
