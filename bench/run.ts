@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, search, fingerprint
+ *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -13,7 +13,7 @@ import { parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
 
 const FLAGS = {
-  only: { type: "string", description: "run one benchmark: build, search or fingerprint" },
+  only: { type: "string", description: "run one benchmark: build, fingerprint or fingerprint-http" },
   scale: { type: "string", default: "1000000", description: "usernames for the build benchmark" },
   "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
   dir: { type: "string", default: ".bench", description: "working folder (gitignored)" },
@@ -54,6 +54,21 @@ async function loadOptionalBenches(): Promise<Bench[]> {
           baseline: `${Math.round(r.linearPerSecond).toLocaleString("en")} matches/s linear scan`,
           ratio: `${r.speedup.toFixed(1)}×`,
           target: r.profiles >= 10_000 ? "≥ 100 000/s and ≥ 50×" : "",
+        })),
+    });
+  }
+  if (existsSync(join(here, "fingerprint-http.ts"))) {
+    const mod = await import("./fingerprint-http.ts");
+    found.push({
+      name: "fingerprint-http",
+      title: "POST /api/fingerprint/match over HTTP (beside a static GET on the same server)",
+      run: async () =>
+        (await mod.runFingerprintHttpBench({})).map((r) => ({
+          metric: `${r.scenario} (${r.concurrency} clients)`,
+          value: `${Math.round(r.perSecond).toLocaleString("en")} req/s, p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms`,
+          baseline: "static GET on the same server",
+          ratio: `${r.vsStatic.toFixed(2)}×`,
+          target: "",
         })),
     });
   }
