@@ -1,0 +1,231 @@
+/**
+ * Typo-tolerant global search over a GlobalSearchIndex: fuse.js quality at index speed.
+ *
+ * Plain fuse.js runs its bitap matcher over every document: half a second to seconds per query
+ * at 100 000. Here a prefilter (global-candidates.ts) picks, per query variant, a few dozen
+ * candidates per type, and only those are scored, with fuse.js's own scoring (fuse-score.ts, a
+ * port that the tests hold equal to fuse.js) under the options a whole-corpus fuse.js would use
+ * (GLOBAL_FUSE_OPTIONS): a candidate's score is exactly what plain fuse.js gives it. Quality can
+ * only be lost in the prefilter; bench/search.ts measures how often, against plain fuse.js over
+ * the same data.
+ *
+ * Order inside a type: exact match of a text, then a text starting with the query, then a word
+ * starting with it (each: a match of the query as typed before a match of one of its variants;
+ * then rank), then fuzzy matches by fuse.js score; ties by rank desc, title, url.
+ */
+import type { IFuseOptions } from "fuse.js";
+import { MAX_TEXTS_PER_ENTITY } from "./global-index.ts";
+import type { GlobalSearchIndex } from "./global-index.ts";
+import { createCandidateFinder } from "./global-candidates.ts";
+import { describeQueryVariants } from "./normalize.ts";
+import { getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
+import type { QueryVariant } from "./normalize.ts";
+import { BitapPattern, NO_MATCH, getFieldNorm, scoreRecord } from "./fuse-score.ts";
+
+/** A document as fuse.js sees it: folded title, its other folded texts, its id. */
+export interface FuseDocument {
+  t: string;
+  a: string[];
+  d: number;
+}
+
+const TITLE_WEIGHT = 2;
+const OTHER_WEIGHT = 1;
+const FUSE_THRESHOLD = 0.4;
+
+/**
+ * The fuse.js configuration whose scores the searcher reproduces (see fuse-score.ts), for the
+ * baseline in bench/search.ts and the equivalence test. Texts are folded on both sides, so
+ * fuse.js need not lower-case them (isCaseSensitive). Threshold 0.4 admits two typos in a
+ * five-letter word and drops the long tail that the default 0.6 lets in. Location scoring stays
+ * on: a match at the start of a name is the better one.
+ */
+export const GLOBAL_FUSE_OPTIONS: IFuseOptions<FuseDocument> = {
+  keys: [
+    { name: "t", weight: TITLE_WEIGHT },
+    { name: "a", weight: OTHER_WEIGHT },
+  ],
+  threshold: FUSE_THRESHOLD,
+  isCaseSensitive: true,
+  includeScore: true,
+};
+
+/** Key weights as fuse.js normalises them (each over their sum), title first. */
+const FIELD_WEIGHTS = [TITLE_WEIGHT / (TITLE_WEIGHT + OTHER_WEIGHT)];
+while (FIELD_WEIGHTS.length < MAX_TEXTS_PER_ENTITY) FIELD_WEIGHTS.push(OTHER_WEIGHT / (TITLE_WEIGHT + OTHER_WEIGHT));
+
+/** Queries are cut to the API bound (2..120); the route answers 422 beyond it. */
+export const MAX_GLOBAL_QUERY_LENGTH = 120;
+export const DEFAULT_GROUP_LIMIT = 5;
+
+export type GlobalMatchKind = "exact" | "prefix" | "word-prefix" | "fuzzy";
+
+export interface GlobalSearchHit {
+  type: string;
+  title: string;
+  url: string;
+  subtitle: string;
+  match: GlobalMatchKind;
+  /** fuse.js score of the best-matching query variant: 0 is perfect, 1 is no fuzzy match. */
+  score: number;
+}
+
+export interface GlobalSearchGroup {
+  type: string;
+  /** Matches among the candidates before the cap (exact below the prefilter's per-type bound). */
+  count: number;
+  items: GlobalSearchHit[];
+}
+
+export interface GlobalSearchOptions {
+  /** Cap per group; types not named get `defaultLimit` (5). */
+  limitPerType?: ReadonlyMap<string, number> | Readonly<Record<string, number>>;
+  defaultLimit?: number;
+  /**
+   * "relevance" (default): exact and prefix matches first, as described above. "fuse-score":
+   * fuse.js's order alone (score, then rank), over the variants a plain fuse.js would be given
+   * (the Cyrillic respelling, used here only for exact and prefix matches, is left out): the
+   * mode bench/search.ts compares with plain fuse.js.
+   */
+  rankBy?: "relevance" | "fuse-score";
+}
+
+export interface GlobalSearcher {
+  readonly size: number;
+  search(query: string, options?: GlobalSearchOptions): GlobalSearchGroup[];
+  /** The variants a query is searched with (see normalize.ts), wrong-layout words repaired. */
+  getVariants(query: string): QueryVariant[];
+}
+
+const MATCH_KINDS: readonly GlobalMatchKind[] = ["exact", "prefix", "word-prefix", "fuzzy"];
+
+interface Scored {
+  doc: number;
+  /** Sort key: MATCH_KINDS index * 2, + 1 for an exact or prefix match of a variant only. */
+  tier: number;
+  score: number;
+  /** MATCH_KINDS index. */
+  kind: number;
+}
+
+export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
+  const size = index.titles.length;
+  const docType = new Uint8Array(size);
+  for (let t = 0; t < index.types.length; t++) {
+    docType.fill(t, index.typeStarts[t], index.typeStarts[t + 1]);
+  }
+  const finder = createCandidateFinder(index, docType);
+  const { texts, textStarts } = index;
+  // Field norms as fuse.js computes them (Float64: the exact doubles it raises scores to).
+  const norms = Float64Array.from(texts, getFieldNorm);
+
+  const getVariants = (query: string): QueryVariant[] => {
+    const text = String(query).slice(0, MAX_GLOBAL_QUERY_LENGTH);
+    const variants = describeQueryVariants(text).filter((v) => v.text.length >= 2);
+    const add = (extra: string | undefined, kind: QueryVariant["kind"]) => {
+      if (extra !== undefined && extra.length >= 2 && !variants.some((v) => v.text === extra)) variants.push({ text: extra, kind });
+    };
+    add(getWordwiseLayoutVariant(text, finder.getPlausibility), "layout");
+    add(getWordwiseLatinVariant(variants[0]?.text ?? "", finder.getPlausibility), "latin");
+    return variants;
+  };
+
+  const search = (query: string, options: GlobalSearchOptions = {}): GlobalSearchGroup[] => {
+    const byScore = options.rankBy === "fuse-score";
+    const variants = getVariants(query).filter((v) => !byScore || v.kind !== "cyrillic");
+    if (variants.length === 0) return [];
+    const limits = index.types.map((type) => getLimit(type, options));
+    const { docs, variantMasks } = finder.find(variants, limits, getFuzzyVariants(variants, finder.getPlausibility));
+    const patterns = variants.map((variant) => new BitapPattern(variant.text, FUSE_THRESHOLD));
+    const best = new Map<number, Scored>();
+    const score = (d: number, v: number) => {
+      const from = textStarts[d]!;
+      const to = textStarts[d + 1]!;
+      const kind = getMatchKind(texts, from, to, variants[v]!.text);
+      const fuseScore = scoreRecord(patterns[v]!, texts, FIELD_WEIGHTS, from, to, norms);
+      if ((kind === 3 || byScore) && fuseScore === NO_MATCH) return;
+      const asTyped = variants[v]!.kind === "typed";
+      const tier = byScore ? 6 : kind * 2 + (asTyped || kind === 3 ? 0 : 1);
+      const scored: Scored = { doc: d, tier, score: fuseScore === NO_MATCH ? 1 : fuseScore, kind };
+      const previous = best.get(d);
+      if (previous === undefined || compareScored(scored, previous) < 0) best.set(d, scored);
+    };
+    docs.forEach((d, i) => {
+      for (let v = 0; v < variants.length; v++) if ((variantMasks[i]! & (1 << v)) !== 0) score(d, v);
+    });
+
+    const byType = index.types.map((): Scored[] => []);
+    for (const scored of best.values()) byType[docType[scored.doc]!]!.push(scored);
+    const groups: GlobalSearchGroup[] = [];
+    byType.forEach((matches, t) => {
+      if (matches.length === 0) return;
+      const type = index.types[t]!;
+      matches.sort(compareScored);
+      const items = matches.slice(0, limits[t]).map((m): GlobalSearchHit => ({
+        type,
+        title: index.titles[m.doc]!,
+        url: index.urls[m.doc]!,
+        subtitle: index.subtitles[m.doc]!,
+        match: MATCH_KINDS[m.kind]!,
+        score: m.score,
+      }));
+      groups.push({ type, count: matches.length, items });
+    });
+    return groups;
+  };
+  return { size, search, getVariants };
+}
+
+/** How much less plausible than the other reading of the same keys a reading may be and still be searched fuzzily. */
+const LAYOUT_PLAUSIBILITY_GAP = 1.5;
+
+/**
+ * Which variants get fuzzy candidates (n-gram votes), the costly part of the prefilter:
+ * - not the Cyrillic spelling of a Latin query: the index holds a Latin spelling of every
+ *   Cyrillic text, which the query as typed reaches; the Cyrillic spelling still finds exact and
+ *   prefix matches;
+ * - of the query as typed and its other-layout readings (the same keys read two ways, one of them
+ *   gibberish), only those nearly as plausible as the best: in the bench corpus the wrong reading
+ *   is 2 to 8 points less plausible, and the right one at most 1.25 below the wrong one.
+ */
+function getFuzzyVariants(variants: readonly QueryVariant[], plausibility: (text: string) => number): boolean[] {
+  const keyed = variants.map((v) => (v.kind === "typed" || v.kind === "layout" ? plausibility(v.text) : NaN));
+  const best = Math.max(...keyed.filter((p) => !Number.isNaN(p)));
+  return variants.map((v, i) => v.kind !== "cyrillic" && (Number.isNaN(keyed[i]!) || keyed[i]! >= best - LAYOUT_PLAUSIBILITY_GAP));
+}
+
+/** 0 exact, 1 a text starts with the variant, 2 a word does, 3 neither. */
+function getMatchKind(texts: readonly string[], from: number, to: number, variant: string): number {
+  let kind = 3;
+  for (let f = from; f < to; f++) {
+    const text = texts[f]!;
+    if (text === variant) return 0;
+    if (text.startsWith(variant)) kind = 1;
+    else if (kind > 2 && startsWord(text, variant)) kind = 2;
+  }
+  return kind;
+}
+
+function startsWord(text: string, variant: string): boolean {
+  for (let at = text.indexOf(variant, 1); at !== -1; at = text.indexOf(variant, at + 1)) {
+    const before = text[at - 1];
+    if (before === " " || before === "-" || before === "." || before === "_") return true;
+  }
+  return false;
+}
+
+/** Exact/prefix tiers keep document (= rank) order; fuzzy matches go by fuse.js score first. */
+function compareScored(a: Scored, b: Scored): number {
+  if (a.tier !== b.tier) return a.tier - b.tier;
+  if (a.tier >= 6 && a.score !== b.score) return a.score - b.score;
+  return a.doc - b.doc;
+}
+
+function getLimit(type: string, options: GlobalSearchOptions): number {
+  const limits = options.limitPerType;
+  let limit: number | undefined;
+  if (limits instanceof Map) limit = limits.get(type);
+  else if (limits !== undefined && Object.hasOwn(limits, type)) limit = (limits as Record<string, number>)[type];
+  limit ??= options.defaultLimit ?? DEFAULT_GROUP_LIMIT;
+  return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
+}

@@ -1,0 +1,151 @@
+/**
+ * Hashed n-gram postings: for every bigram and trigram of a text padded with one boundary mark on
+ * each side, the ascending list of owners (documents, records) whose texts contain it.
+ *
+ * Grams are hashed into a fixed power-of-two table instead of being kept as strings: the table is
+ * two typed arrays (CSR layout), builds in one counting pass and one filling pass, and costs no
+ * per-gram objects at any alphabet size (Cyrillic, emoji). A collision only adds owners that the
+ * caller's verification or scoring rejects; it never loses one.
+ *
+ * Owners are visited in ascending order, so every posting list is sorted. Callers number owners
+ * in rank order, which makes "the first k entries of a list" mean "the k best-ranked owners".
+ */
+
+export interface GramPostings {
+  /** `bits`-bit table: list b is postings[offsets[b] .. offsets[b + 1]). */
+  readonly bits: number;
+  readonly offsets: Uint32Array;
+  readonly postings: Uint32Array;
+}
+
+/** Padding mark between texts and at their ends; folded text never contains it. */
+export const BOUNDARY = "\u0001";
+const BIGRAM_TAG = 0xffff;
+
+export function hashGram(a: number, b: number, c: number, mask: number): number {
+  let h = Math.imul(a ^ 0x5bd1e995, 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 15) ^ b, 0x85ebca77);
+  h = Math.imul(h ^ (h >>> 13) ^ c, 0xc2b2ae3d);
+  h ^= h >>> 16;
+  return h & mask;
+}
+
+export function hashTrigramAt(text: string, i: number, mask: number): number {
+  return hashGram(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2), mask);
+}
+
+export function hashBigramAt(text: string, i: number, mask: number): number {
+  return hashGram(text.charCodeAt(i), text.charCodeAt(i + 1), BIGRAM_TAG, mask);
+}
+
+/** The bucket of the trigram "pad + first two characters": texts (or words) starting with them. */
+export function hashStartGram(text: string, mask: number, pad = BOUNDARY): number {
+  return hashGram(pad.charCodeAt(0), text.charCodeAt(0), text.charCodeAt(1), mask);
+}
+
+/**
+ * Calls `emit` with the bucket of every trigram and bigram of pad + text + pad. Global search
+ * pads with a space, so that the start of a text and the start of any word inside it give the
+ * same grams.
+ */
+export function forEachGram(text: string, mask: number, emit: (bucket: number) => void, pad = BOUNDARY): void {
+  const padded = pad + text + pad;
+  for (let i = 0; i + 1 < padded.length; i++) {
+    emit(hashBigramAt(padded, i, mask));
+    if (i + 2 < padded.length) emit(hashTrigramAt(padded, i, mask));
+  }
+}
+
+/**
+ * The grams substring search needs, and no more: the text's own bigrams and trigrams, and the
+ * start gram (BOUNDARY + first two characters) that finds prefixes.
+ */
+export function forEachSubstringGram(text: string, mask: number, emit: (bucket: number) => void): void {
+  if (text.length >= 2) emit(hashStartGram(text, mask));
+  for (let i = 0; i + 1 < text.length; i++) {
+    emit(hashBigramAt(text, i, mask));
+    if (i + 2 < text.length) emit(hashTrigramAt(text, i, mask));
+  }
+}
+
+/** Which grams a table holds: forEachGram's (space-padded) or forEachSubstringGram's. */
+export type GramSet = { kind: "padded"; pad: string } | { kind: "substring" };
+
+/**
+ * Builds the table for owners 0..n-1, owner o having texts[ownerTexts[o] .. ownerTexts[o + 1]).
+ * An owner is listed once per gram however many of its texts contain it. The gram loops of
+ * forEachGram / forEachSubstringGram are written out here (same hashes): this runs over every
+ * character of the corpus when the server starts, and callbacks per gram cost half that time.
+ * Grams are hashed once: the first pass keeps each owner's distinct buckets, the second places them.
+ */
+export function buildGramPostings(texts: readonly string[], ownerTexts: ArrayLike<number>, bits: number, gramSet: GramSet): GramPostings {
+  const ownerCount = ownerTexts.length - 1;
+  const size = 1 << bits;
+  const mask = size - 1;
+  const counts = new Uint32Array(size + 1);
+  const lastOwner = new Int32Array(size).fill(-1);
+  let pairs = new Uint32Array(1 << 16);
+  let pairCount = 0;
+  const ownerEnds = new Uint32Array(Math.max(ownerCount, 0));
+  const padded = gramSet.kind === "padded";
+  const padCode = gramSet.kind === "padded" ? gramSet.pad.charCodeAt(0) : 0;
+  const boundaryCode = BOUNDARY.charCodeAt(0);
+  // Created once, reading the loop's current text and owner (a closure per text would cost more
+  // than the hashing under tsx, which wraps each new function).
+  let owner = 0;
+  let text = "";
+  let length = 0;
+  const at = (i: number) => (padded ? (i === 0 || i === length + 1 ? padCode : text.charCodeAt(i - 1)) : text.charCodeAt(i));
+  const add = (bucket: number) => {
+    if (lastOwner[bucket] === owner) return;
+    lastOwner[bucket] = owner;
+    counts[bucket + 1]!++;
+    pairs[pairCount++] = bucket;
+  };
+  for (owner = 0; owner < ownerCount; owner++) {
+    for (let t = ownerTexts[owner]!; t < ownerTexts[owner + 1]!; t++) {
+      text = texts[t]!;
+      length = text.length;
+      // At most two grams per character plus padding: grow before the loop, not inside it.
+      if (pairCount + 2 * length + 4 > pairs.length) {
+        const grown = new Uint32Array(Math.max(pairs.length * 2, pairCount + 2 * length + 4));
+        grown.set(pairs);
+        pairs = grown;
+      }
+      const span = padded ? length + 2 : length;
+      if (!padded && length >= 2) add(hashGram(boundaryCode, text.charCodeAt(0), text.charCodeAt(1), mask));
+      for (let i = 0; i + 1 < span; i++) {
+        const a = at(i);
+        const b = at(i + 1);
+        add(hashGram(a, b, BIGRAM_TAG, mask));
+        if (i + 2 < span) add(hashGram(a, b, at(i + 2), mask));
+      }
+    }
+    ownerEnds[owner] = pairCount;
+  }
+  for (let b = 0; b < size; b++) counts[b + 1]! += counts[b]!;
+  const offsets = counts;
+  const postings = new Uint32Array(pairCount);
+  const cursor = offsets.slice(0, size);
+  let p = 0;
+  for (owner = 0; owner < ownerCount; owner++) {
+    for (const end = ownerEnds[owner]!; p < end; p++) postings[cursor[pairs[p]!]!++] = owner;
+  }
+  return { bits, offsets, postings };
+}
+
+/** First position in list `bucket`, at or after `from`, whose owner is >= `owner`. */
+export function seekPosting(table: GramPostings, bucket: number, owner: number, from = table.offsets[bucket]!): number {
+  let lo = from;
+  let hi = table.offsets[bucket + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (table.postings[mid]! < owner) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function listLength(table: GramPostings, bucket: number): number {
+  return table.offsets[bucket + 1]! - table.offsets[bucket]!;
+}

@@ -1,0 +1,65 @@
+/**
+ * A bounded "best k" list for the prefilter: offers arrive in any order, the list keeps the k
+ * largest values (ties: smaller id first) with a tag each, an id at most once (its best offer).
+ * k is a few dozen, so a sorted array with insertion beats a heap, and an offer below the
+ * current floor costs one comparison. A class, not a closure bag: several are made per query,
+ * and new closures are costly under tsx (it wraps each one).
+ */
+export class TopList {
+  readonly capacity: number;
+  private readonly ids: Int32Array;
+  private readonly values: Float64Array;
+  private readonly tags: Int32Array;
+  private length = 0;
+
+  constructor(capacity: number) {
+    this.capacity = Math.max(capacity, 0);
+    this.ids = new Int32Array(this.capacity);
+    this.values = new Float64Array(this.capacity);
+    this.tags = new Int32Array(this.capacity);
+  }
+
+  /** The value an offer must exceed to enter (-Infinity while the list has room). */
+  floor(): number {
+    return this.length < this.capacity ? -Infinity : this.values[this.length - 1]!;
+  }
+
+  offer(id: number, value: number, tag: number): void {
+    const { ids, values, tags, capacity } = this;
+    if (capacity === 0 || (this.length === capacity && !this.beats(value, id, this.length - 1))) return;
+    let held = -1;
+    for (let k = 0; k < this.length && held === -1; k++) if (ids[k] === id) held = k;
+    if (held !== -1) {
+      if (!this.beats(value, id, held)) return;
+      ids.copyWithin(held, held + 1, this.length);
+      values.copyWithin(held, held + 1, this.length);
+      tags.copyWithin(held, held + 1, this.length);
+      this.length--;
+    }
+    let k = this.length === capacity ? this.length - 1 : this.length++;
+    for (; k > 0 && this.beats(value, id, k - 1); k--) {
+      ids[k] = ids[k - 1]!;
+      values[k] = values[k - 1]!;
+      tags[k] = tags[k - 1]!;
+    }
+    ids[k] = id;
+    values[k] = value;
+    tags[k] = tag;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  forEach(visit: (id: number, tag: number) => void): void {
+    for (let k = 0; k < this.length; k++) visit(this.ids[k]!, this.tags[k]!);
+  }
+
+  private beats(value: number, id: number, k: number): boolean {
+    return value > this.values[k]! || (value === this.values[k]! && id < this.ids[k]!);
+  }
+}
+
+export function createTopList(capacity: number): TopList {
+  return new TopList(capacity);
+}
