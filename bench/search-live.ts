@@ -44,7 +44,7 @@ export async function runLiveSearchBench(options: { entities: readonly GlobalSea
 
   const queries = createLiveQueries(spammers.map((s) => s.username), companies, 600);
   for (const q of queries) searchLive(live, q);
-  const passes = [0, 1, 2].map(() => queries.map((q) => {
+  const passes = [0, 1, 2, 3, 4].map(() => queries.map((q) => {
     const t = performance.now();
     searchLive(live, q);
     return performance.now() - t;
@@ -71,7 +71,7 @@ export async function runLiveSearchBench(options: { entities: readonly GlobalSea
   row("live: resident index (arrays + strings)", `${fmt((serialized.binary.byteLength + stringBytes) / 1e6, 0)} MB`, "", "", "≤ 300 MB");
   row("live: load", ms(loadMs), "", "", "≤ 3 s");
   row(`live: p50 / p99 / max, ${queries.length} queries`, `${ms(percentile(times, 0.5))} / ${ms(percentile(times, 0.99))} / ${ms(times.at(-1)!)}`, "", "", "p99 ≤ 10 ms");
-  row("  best of 3 passes per query", `${ms(percentile(best, 0.5))} / ${ms(percentile(best, 0.99))} / ${ms(best.at(-1)!)}`);
+  row("  best of 5 passes per query", `${ms(percentile(best, 0.5))} / ${ms(percentile(best, 0.99))} / ${ms(best.at(-1)!)}`);
   row(`live: p50 on ${scanSample.length} queries`, ms(percentile(ourScanSample, 0.5)), `scan ${ms(percentile(scanTimes, 0.5))}`, `${fmt(percentile(scanTimes, 0.5) / percentile(ourScanSample, 0.5), 0)}×`);
   return rows;
 }

@@ -4,7 +4,8 @@
  * it (only those score it). Three sources:
  *
  * 1. Whole texts. `sortedTexts` puts equal texts and texts starting with the variant next to
- *    each other: one binary search finds exact and text-prefix matches, however low their rank.
+ *    each other: one binary search finds exact matches (and text-prefix matches, when few),
+ *    however low their rank.
  * 2. Word prefixes. The list of the gram " xy" (space-padded, so any word start) holds, in rank
  *    order within each type, every document with a word starting with "xy". Walking the head of
  *    each type's segment and checking the whole variant gives the best-ranked prefix matches
@@ -20,8 +21,10 @@ import { createTopList } from "./top-list.ts";
 
 /** Voted documents kept per type beyond its display limit. */
 const VOTED_MARGIN = 12;
-/** Entries of the sorted-text range scanned, and head of each type's prefix list walked. */
+/** Texts starting with a variant taken whole up to TEXT_RANGE; equal texts up to TEXT_SCAN. */
+const TEXT_RANGE = 16;
 const TEXT_SCAN = 256;
+/** Head of each type's prefix list walked. */
 const PREFIX_WALK_PER_TYPE = 32;
 
 export interface Candidates {
@@ -45,6 +48,10 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   const voter = createGramVoter(index, docType);
   const { table, mask } = voter;
 
+  /**
+   * Texts equal to the variant, and all texts starting with it when they are few (TEXT_RANGE):
+   * a long range is left to findPrefixed, which reads prefix matches in rank order.
+   */
   function findTexts(variant: string, add: (doc: number) => void): void {
     let lo = 0;
     let hi = sortedTexts.length;
@@ -53,11 +60,14 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       if (texts[sortedTexts[mid]!]! < variant) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < sortedTexts.length && i < lo + TEXT_SCAN; i++) {
-      const text = sortedTexts[i]!;
-      if (!texts[text]!.startsWith(variant)) break;
-      add(textDoc[text]!);
+    let end = lo;
+    while (end < sortedTexts.length && end - lo <= TEXT_RANGE && texts[sortedTexts[end]!]!.startsWith(variant)) end++;
+    for (let i = lo; i < end; i++) {
+      const text = texts[sortedTexts[i]!]!;
+      if (end - lo <= TEXT_RANGE || text === variant) add(textDoc[sortedTexts[i]!]!);
     }
+    // Equal texts sort first; past a long range, keep looking only for those.
+    for (let i = end; i < sortedTexts.length && i < lo + TEXT_SCAN && texts[sortedTexts[i]!]! === variant; i++) add(textDoc[sortedTexts[i]!]!);
   }
 
   function hasWordPrefix(doc: number, variant: string): boolean {

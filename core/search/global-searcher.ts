@@ -72,7 +72,7 @@ export interface GlobalSearchHit {
 
 export interface GlobalSearchGroup {
   type: string;
-  /** Matches among the candidates before the cap (exact below the prefilter's per-type bound). */
+  /** Matches before the cap: those among the candidates, so a lower bound of a full scan's count. */
   count: number;
   items: GlobalSearchHit[];
 }

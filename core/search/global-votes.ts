@@ -25,7 +25,7 @@ const GRAM_BITS = 19;
 /** Texts are padded with a space, so a text start and a word start give the same grams. */
 export const GRAM_PAD = " ";
 const ADMIT_BUDGET = 3_000;
-const FIRST_LIST_CAP = 4 * ADMIT_BUDGET;
+const FIRST_LIST_CAP = ADMIT_BUDGET;
 const BITSET_SHARE = 1 / 64;
 const MAX_LIST_SHARE = 0.2;
 /** The title's share of the fuse.js key weights (2 : 1, see global-searcher.ts). */
