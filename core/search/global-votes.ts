@@ -11,15 +11,15 @@
  * - the next lists, short ones, add weight to contenders only (walked, or searched per
  *   contender when that is cheaper);
  * - common grams (lists longer than BITSET_SHARE of the corpus) are answered by a bitset probe
- *   per contender; grams in more than MAX_LIST_SHARE of documents are ignored (" a", "er": they
- *   say almost nothing).
+ *   per contender, for the MAX_PROBED_GRAMS rarest of them; commoner ones, and grams in more
+ *   than MAX_LIST_SHARE of documents (" a", "er"), are ignored: they say almost nothing.
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { getFieldNorm } from "./fuse-score.ts";
 import { hasCyrillic } from "./normalize.ts";
 import { buildGramPostings, forEachGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
 import type { GramPostings } from "./gram-postings.ts";
-import { TopList } from "./top-list.ts";
+import type { TopList } from "./top-list.ts";
 
 const GRAM_BITS = 19;
 /** Texts are padded with a space, so a text start and a word start give the same grams. */
@@ -30,8 +30,8 @@ const BITSET_SHARE = 1 / 64;
 const MAX_LIST_SHARE = 0.2;
 /** The title's share of the fuse.js key weights (2 : 1, see global-searcher.ts). */
 const TITLE_SHARE = 2 / 3;
-/** How far below its type's bar (see setNeeds) a contender may stay. */
-const BAR_SLACK = 0.1;
+/** At most this many bitset-probed (common) grams per variant. */
+const MAX_PROBED_GRAMS = 12;
 /** Least share of a variant's gram weight a document needs to be proposed. */
 export const MIN_VOTE_SHARE = 0.35;
 
@@ -75,13 +75,10 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): 
   // Admission sees at most FIRST_LIST_CAP postings, and never more documents than there are.
   const touched = new Uint32Array(Math.min(size, FIRST_LIST_CAP));
   const totals = new Float64Array(touched.length);
-  const needs = new Float64Array(touched.length);
 
   // Per-query scratch, reused: vote() creates no closures (a new closure per call makes V8 drop
   // its optimised code again and again, "wrong call target") and few arrays.
   const gramBuffer: number[] = [];
-  const bars: TopList[] = index.types.map(() => new TopList(0));
-  const barValues = new Float64Array(index.types.length);
 
   function collectGram(bucket: number): void {
     gramBuffer.push(bucket);
@@ -99,6 +96,14 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): 
       else if (n <= maxList) lists.push(bucket);
     }
     lists.sort(byLength);
+    // The commonest grams beyond MAX_PROBED_GRAMS bitset-sized ones are left out of the vote
+    // altogether: they tell documents apart least and cost a probe per contender each.
+    for (let k = 0, common = 0; k < lists.length; k++) {
+      if (bitsets.has(lists[k]!) && ++common > MAX_PROBED_GRAMS) {
+        lists.length = k;
+        break;
+      }
+    }
     const weights: number[] = [];
     let present = 0;
     for (const bucket of lists) {
@@ -138,8 +143,7 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): 
       totals[i] = votes[touched[i]!]!;
       votes[touched[i]!] = 0;
     }
-    setNeeds(count, possible, tops);
-    count = probeBitsets(count, probes, probeWeights);
+    count = probeBitsets(count, probes, probeWeights, possible * MIN_VOTE_SHARE);
     for (let i = 0; i < count; i++) {
       const share = totals[i]! / possible;
       if (share < MIN_VOTE_SHARE) continue;
@@ -175,24 +179,10 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): 
   }
 
   /**
-   * What each contender needs to be kept: the minimum share and, once its type already has
-   * enough contenders at least this good, nearly as much as the worst of them (BAR_SLACK below,
-   * since the final ranking also weighs title length). The weight collected so far is a lower
-   * bound; a contender whose upper bound (plus every gram still to probe) falls short is dropped
-   * before the probes, where the time goes.
+   * Column by column over dense arrays (sequential reads and writes, one bitset at a time),
+   * dropping contenders that can no longer reach `cutoff` even with every gram still to probe.
    */
-  function setNeeds(count: number, possible: number, tops: readonly TopList[]): void {
-    for (let t = 0; t < bars.length; t++) {
-      if (bars[t]!.capacity !== tops[t]!.capacity) bars[t] = new TopList(tops[t]!.capacity);
-      bars[t]!.clear();
-    }
-    for (let i = 0; i < count; i++) bars[docType[touched[i]!]!]!.offer(touched[i]!, totals[i]!, 0);
-    for (let t = 0; t < bars.length; t++) barValues[t] = Math.max(MIN_VOTE_SHARE * possible, bars[t]!.floor() - BAR_SLACK * possible);
-    for (let i = 0; i < count; i++) needs[i] = barValues[docType[touched[i]!]!]! - 1e-9;
-  }
-
-  /** Column by column over dense arrays: sequential reads and writes, one bitset at a time. */
-  function probeBitsets(count: number, probes: readonly Uint32Array[], probeWeights: readonly number[]): number {
+  function probeBitsets(count: number, probes: readonly Uint32Array[], probeWeights: readonly number[], cutoff: number): number {
     let remaining = 0;
     for (const w of probeWeights) remaining += w;
     for (let j = 0; j < probes.length; j++) {
@@ -203,9 +193,8 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): 
       for (let i = 0; i < count; i++) {
         const doc = touched[i]!;
         const total = totals[i]! + weight * ((bits[doc >>> 5]! >>> (doc & 31)) & 1);
-        if (total + remaining < needs[i]!) continue;
+        if (total + remaining < cutoff) continue;
         touched[kept] = doc;
-        needs[kept] = needs[i]!;
         totals[kept++] = total;
       }
       count = kept;

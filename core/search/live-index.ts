@@ -5,8 +5,8 @@
  *
  * Each group is a SubstringIndex whose records are numbered in that rank order, so "the first k
  * matches found" are the best k. Usernames can number a million: they live only in typed arrays
- * and one joined string (about 130 MB in memory at 1M), never as per-user objects, and
- * serialiseLiveIndex writes those arrays as raw bytes so the server maps them back without
+ * and one joined string (about 160 MB in memory at 1M), never as per-user objects, and
+ * serializeLiveIndex writes those arrays as raw bytes so the server maps them back without
  * rebuilding anything (live-index-format.ts).
  */
 import { compareCodePoints, compareNames } from "../order.ts";
