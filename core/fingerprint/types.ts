@@ -33,15 +33,7 @@ export interface FingerprintProfileWithSignals extends FingerprintProfile {
 }
 
 /** `match.profile` in the response: the profile without its confirmation count. */
-export interface PublicProfileView {
-  id: number;
-  label: string;
-  kind: ProfileKind;
-  name: string;
-  os_family: string | null;
-  trust_level: TrustLevel;
-  observations: number;
-}
+export type PublicProfileView = Omit<FingerprintProfile, "confirmations">;
 
 /** Item of `match.top_candidates` (DESIGN, "Fingerprint"). */
 export interface CandidateView {
