@@ -78,6 +78,7 @@ function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<Buil
     const timings: Record<string, number> = {};
     const checkPhase = { files: 0, seconds: 0 };
     const emitters = options.emitters ?? EMITTERS;
+    for (const emitter of emitters) emitter.prepare?.(ctx);
     for (const emitter of emitters) {
       progress.phase(emitter.name);
       const started = performance.now();

@@ -14,6 +14,7 @@ import {
   readFingerprintProfiles, type FingerprintProfileRow, readPersonCounts, countReports, iterateUnnamedOddities, tallyCategories, USERNAME_GROUP as G, type Snapshot, type UsernameGroupRow,
 } from "./snapshot.ts";
 import { BuildError } from "./errors.ts";
+import { readContent, type ContentRows } from "./snapshot-content.ts";
 
 /** Size of the spammer top lists (overall and per category): the API's maximum `limit`. */
 export const TOP_LIST_SIZE = 200;
@@ -78,6 +79,8 @@ export class Model {
   private readonly personById = new Map<number, Person>();
   private spammerLists: SpammerLists | null = null;
   private rankedCompanies: Company[] | null = null;
+  private contentRows: ContentRows | null = null;
+  private readonly spammerObservers: ((spammer: Spammer) => void)[] = [];
 
   constructor(private readonly db: Snapshot) {
     this.meta = readMeta(db);
@@ -86,6 +89,28 @@ export class Model {
     this.reportCount = countReports(db);
     this.companies = this.loadCompanies();
     this.people = this.loadPeople();
+  }
+
+  /**
+   * Registers a listener that sees every valid spammer of the report pass, in username order,
+   * as it is yielded. Emitters that need all spammers (dumps, search indexes) register one
+   * before the pass (Emitter.prepare) instead of running a second pass over reports.
+   */
+  observeSpammers(listener: (spammer: Spammer) => void): void {
+    if (this.spammerLists) throw new BuildError("spammer observers must be registered before the report pass");
+    this.spammerObservers.push(listener);
+  }
+
+  /** The small tables beside reports (content, chats, detection rules), read once. */
+  get content(): ContentRows {
+    return (this.contentRows ??= readContent(this.db));
+  }
+
+  /** An ISO 8601 text as Unix milliseconds by the same rules as report times, or null when it is not one. */
+  parseInstant(text: string | null): number | null {
+    if (text === null) return null;
+    const seconds = readInstant(this.db, text);
+    return seconds === null ? null : seconds * 1000;
   }
 
   /**
@@ -111,6 +136,7 @@ export class Model {
         return null;
       }
       const spammer = this.toSpammer(state);
+      for (const observe of this.spammerObservers) observe(spammer);
       total++;
       overall.offer(spammer);
       for (const category of spammer.categories) perCategory[getCategoryIndex(category)]!.offer(spammer);

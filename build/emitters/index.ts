@@ -15,6 +15,11 @@ import { emitSpammerLists } from "./spammers.ts";
 export interface Emitter {
   name: string;
   writes: string;
+  /**
+   * Runs before any emitter emits: the place to register a spammer observer
+   * (model.observeSpammers) for an emitter that needs every spammer but runs after the pass.
+   */
+  prepare?: (ctx: EmitContext) => void;
   emit: (ctx: EmitContext, onProgress?: (reports: number) => void) => Iterable<OutputFile>;
 }
 
