@@ -1,30 +1,53 @@
 /**
  * Every URL the API emits, in one place. DESIGN: URLs in responses are absolute, from
- * --base-url, and each must resolve on the same deployment. The server builds the few URLs of
- * its dynamic answers with the same functions and the base URL recorded in the manifest.
+ * --base-url, and each must resolve on the same deployment. `sitePaths` are the same addresses
+ * site-relative (global search answers with those); `createUrls` puts the base in front. The
+ * server builds the few URLs of its dynamic answers with the same functions and the base URL
+ * recorded in the build report.
  */
-export interface Urls {
-  base: string;
-  companyPage(slug: string): string;
-  companyList(): string;
-  badge(slug: string): string;
-  card(slug: string): string;
-  embed(slug: string, style?: string): string;
-  spammer(username: string): string;
-}
+const seg = encodeURIComponent;
+
+/** Site-relative paths of everything the build publishes for people to follow. */
+export const sitePaths = {
+  home: () => "/",
+  companyPage: (slug: string) => `/company/${seg(slug)}`,
+  companyList: () => "/companies",
+  person: (slug: string) => `/people/${seg(slug)}`,
+  /** A generated initials avatar, used when the snapshot's avatar is not an absolute http(s) URL. */
+  personAvatar: (slug: string) => `/people/${seg(slug)}/avatar.svg`,
+  glossary: (slug: string) => `/glossary/${seg(slug)}`,
+  video: (slug: string) => `/videos/${seg(slug)}`,
+  videoChannel: (slug: string) => `/video-channels/${seg(slug)}`,
+  chatChannel: (username: string) => `/channels/${seg(username)}`,
+  chat: (username: string) => `/chats/${seg(username)}`,
+  blogPost: (slug: string) => `/blog/${seg(slug)}`,
+  badge: (slug: string) => `/api/badge/${seg(slug)}.svg`,
+  card: (slug: string) => `/api/card/${seg(slug)}.svg`,
+  embed: (slug: string, style = "badge") => `/embed/${seg(style)}/${seg(slug)}`,
+  spammer: (username: string) => `/api/check/${seg(username)}`,
+  chatStatus: (username: string) => `/api/chat/${seg(username)}/status`,
+  chatBadge: (username: string) => `/api/chat/${seg(username)}/badge.svg`,
+  detectionRules: () => "/api/detection-rules",
+  /** Feeds: RSS 2.0 at /rss/all (the reference's address), Atom and JSON Feed beside it; `category` null = all. */
+  rss: (category: string | null = null) => (category === null ? "/rss/all" : `/rss/category/${seg(category)}`),
+  atom: (category: string | null = null) => `${sitePaths.rss(category)}.atom`,
+  jsonFeed: (category: string | null = null) => `${sitePaths.rss(category)}.feed.json`,
+  /** The open-data dump: `name` is a file in /dumps/, e.g. `spammers-latest.csv`, `datapackage.json`. */
+  dump: (name: string) => `/dumps/${seg(name)}`,
+};
+
+export type SitePath = keyof typeof sitePaths;
+
+/** `sitePaths` with the base URL in front, plus the base itself. */
+export type Urls = { base: string } & { [K in SitePath]: (...args: Parameters<(typeof sitePaths)[K]>) => string };
 
 export function createUrls(baseUrl: string): Urls {
   const base = baseUrl.replace(/\/+$/, "");
-  const seg = encodeURIComponent;
-  return {
-    base,
-    companyPage: (slug) => `${base}/company/${seg(slug)}`,
-    companyList: () => `${base}/companies`,
-    badge: (slug) => `${base}/api/badge/${seg(slug)}.svg`,
-    card: (slug) => `${base}/api/card/${seg(slug)}.svg`,
-    embed: (slug, style = "badge") => `${base}/embed/${style}/${seg(slug)}`,
-    spammer: (username) => `${base}/api/check/${seg(username)}`,
-  };
+  const urls = { base } as Record<string, unknown>;
+  for (const [name, toPath] of Object.entries(sitePaths)) {
+    urls[name] = (...args: unknown[]) => base + (toPath as (...a: unknown[]) => string)(...args);
+  }
+  return urls as Urls;
 }
 
 /** A base URL must be an absolute http(s) URL without query or fragment. */
