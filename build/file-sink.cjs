@@ -3,14 +3,18 @@
 // files arrive, so the manifest of a million files never sits in memory. Plain JavaScript: the
 // disk writer runs it in a worker thread. CommonJS, because that worker is started from source
 // text (see build/writer.ts) so that no ESM loader hook of the parent runner gets involved.
-const { createHash } = require("node:crypto");
+const crypto = require("node:crypto");
 
 const MANIFEST_PATH = "manifest.json";
 const FLUSH_AT = 1 << 20;
 
-/** @param {Uint8Array} data */
+/**
+ * SHA-256 in hex. The one-shot `crypto.hash` (Node 20.12+) costs about half of
+ * createHash/update/digest for the small files that make up most of a build.
+ * @param {Uint8Array | string} data
+ */
 function hashContent(data) {
-  return createHash("sha256").update(data).digest("hex");
+  return crypto.hash("sha256", data, "hex");
 }
 
 class FileSink {

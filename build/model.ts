@@ -7,7 +7,7 @@ import { CATEGORIES, getCategoryIndex, isCategory, rankCategories, type Category
 import { compareCompanies, compareSpammers, TopList } from "../core/ranking.ts";
 import { getDayNumber } from "../core/time.ts";
 import { getUsernameRejection } from "../core/username.ts";
-import { compareNames } from "../core/order.ts";
+import { compareCodePoints, compareNames } from "../core/order.ts";
 import { MAX_SAMPLES, Rejections } from "./rejections.ts";
 import {
   iterateUsernameGroups, readAliases, readCompanies, readCompanyAggregates, readInstant, readMeta, readNewestReport, readPeople,
@@ -128,7 +128,6 @@ export class Model {
     const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
     let total = 0;
     let processed = 0;
-    let pending: GroupState | null = null;
     const finish = (state: GroupState): Spammer | null => {
       const rejection = getUsernameRejection(state.username);
       if (rejection) {
@@ -142,8 +141,14 @@ export class Model {
       for (const category of spammer.categories) perCategory[getCategoryIndex(category)]!.offer(spammer);
       return spammer;
     };
+    let previous: string | null = null;
     for (const row of iterateUsernameGroups(this.db, windows)) {
       const group = readGroup(row);
+      // One row per username is the snapshot module's promise; a repeat would double-count silently.
+      if (previous !== null && compareCodePoints(previous, group.username) >= 0) {
+        throw new BuildError(`username groups out of order: ${JSON.stringify(previous)} before ${JSON.stringify(group.username)}`);
+      }
+      previous = group.username;
       this.countCompanies(group, row[G.companyIds] as string | null);
       const undated = row[G.undated] as number;
       if (undated > 0) this.rejections.add("report_invalid_created_at", { report_id: row[G.firstUndatedId] as number, username: group.username, reports: undated }, undated);
@@ -151,20 +156,11 @@ export class Model {
       if (unknown > 0) this.rejections.add("report_unknown_category", { username: group.username, reports: unknown }, unknown);
       if (group.count === 0) continue;
       processed += group.count;
-      if (pending && pending.username === group.username) {
-        mergeGroups(pending, group);
-        continue;
-      }
-      if (pending) {
-        const spammer = finish(pending);
-        if (spammer) yield spammer;
+      const spammer = finish(group);
+      if (spammer) {
+        yield spammer;
         if (total % 4096 === 0) onProgress?.(processed);
       }
-      pending = group;
-    }
-    if (pending) {
-      const spammer = finish(pending);
-      if (spammer) yield spammer;
     }
     onProgress?.(processed);
     this.spammerLists = {
@@ -197,7 +193,7 @@ export class Model {
     return {
       username: state.username,
       reportsCount: state.count,
-      uniqueReports: typeof state.reporters === "number" ? state.reporters : state.reporters.size,
+      uniqueReports: state.reporters,
       confidenceMax: state.confidenceMax,
       firstSeenMs: state.firstMs,
       lastSeenMs: state.lastMs,
@@ -328,8 +324,8 @@ export class Model {
 interface GroupState {
   username: string;
   count: number;
-  /** A count, or the set itself while spellings of one username are still being merged. */
-  reporters: number | Set<string>;
+  /** Distinct reporters. */
+  reporters: number;
   confidenceMax: number;
   firstMs: number;
   lastMs: number;
@@ -341,12 +337,10 @@ interface GroupState {
 }
 
 function readGroup(row: UsernameGroupRow): GroupState {
-  const reporters = row[G.reporters]!;
   return {
     username: row[G.username],
     count: row[G.count] as number,
-    // JSON arrays of reporters carry a null for undated reports (the CASE that hides them).
-    reporters: typeof reporters === "number" ? reporters : new Set((JSON.parse(reporters) as (string | null)[]).filter((r) => r !== null) as string[]),
+    reporters: row[G.reporters] as number,
     confidenceMax: (row[G.confidenceMax] as number | null) ?? 0,
     firstMs: (row[G.first] as number) * 1000,
     lastMs: (row[G.last] as number) * 1000,
@@ -356,18 +350,4 @@ function readGroup(row: UsernameGroupRow): GroupState {
     companies: new Map(),
     firstReportId: row[G.firstReportId] as number,
   };
-}
-
-/** Folds another spelling's aggregate of the same username into `into`. */
-function mergeGroups(into: GroupState, other: GroupState): void {
-  into.count += other.count;
-  if (typeof into.reporters !== "number" && typeof other.reporters !== "number") for (const r of other.reporters) into.reporters.add(r);
-  into.confidenceMax = Math.max(into.confidenceMax, other.confidenceMax);
-  into.firstMs = Math.min(into.firstMs, other.firstMs);
-  into.lastMs = Math.max(into.lastMs, other.lastMs);
-  into.last7 += other.last7;
-  into.previous7 += other.previous7;
-  for (let c = 0; c < CATEGORIES.length; c++) into.categoryCounts[c]! += other.categoryCounts[c]!;
-  for (const [company, n] of other.companies) into.companies.set(company, (into.companies.get(company) ?? 0) + n);
-  into.firstReportId = Math.min(into.firstReportId, other.firstReportId);
 }

@@ -128,8 +128,7 @@ export interface TrendWindows {
 
 /**
  * One username's reports, aggregated by SQLite; read it with the USERNAME_GROUP positions.
- * Undated reports are counted but kept out of every other aggregate. Distinct reporters are a
- * count, or a JSON array when the username has other spellings whose sets must be merged.
+ * Undated reports are counted but kept out of every other aggregate.
  */
 export type UsernameGroupRow = (string | number | null)[] & [string, ...(string | number | null)[]];
 
@@ -153,45 +152,45 @@ export const USERNAME_GROUP = {
 } as const;
 
 const DATED = (expr: string) => `CASE WHEN t IS NOT NULL THEN ${expr} END`;
-const GROUP_COLUMNS = (reporters: "count" | "json") =>
-  [
-    "count(t)",
-    "count(*) - count(t)",
-    reporters === "count" ? `count(DISTINCT ${DATED("reporter")})` : `json_group_array(DISTINCT ${DATED("reporter")})`,
-    `max(${DATED("confidence")})`,
-    "min(t)",
-    "max(t)",
-    "count(CASE WHEN t >= @currentStart AND t < @currentEnd THEN 1 END)",
-    "count(CASE WHEN t >= @previousStart AND t < @currentStart THEN 1 END)",
-    `group_concat(${DATED(categoryPositionSql("category"))})`,
-    `group_concat(${DATED("company_id")})`,
-    "min(id)",
-    "min(CASE WHEN t IS NULL THEN id END)",
-  ].join(", ");
+const GROUP_COLUMNS = [
+  "count(t)",
+  "count(*) - count(t)",
+  `count(DISTINCT ${DATED("reporter")})`,
+  `max(${DATED("confidence")})`,
+  "min(t)",
+  "max(t)",
+  "count(CASE WHEN t >= @currentStart AND t < @currentEnd THEN 1 END)",
+  "count(CASE WHEN t >= @previousStart AND t < @currentStart THEN 1 END)",
+  `group_concat(${DATED(categoryPositionSql("category"))})`,
+  `group_concat(${DATED("company_id")})`,
+  "min(id)",
+  "min(CASE WHEN t IS NULL THEN id END)",
+].join(", ");
+
+const REPORT_COLUMNS = (table: string) =>
+  `${table}.reporter, ${table}.confidence, ${table}.category, ${table}.company_id, ${table}.id, ${instantSql(`${table}.created_at`)} AS t`;
 
 /**
- * The reports of one stream with their time computed once per row: a subquery with LIMIT is
- * not flattened into the aggregate, so SQLite does not re-parse the timestamp for every
- * aggregate that reads it; its ORDER BY follows the index, so nothing is sorted.
- */
-const reportRows = (key: string, where: string) =>
-  `SELECT ${key} AS u, reporter, confidence, category, company_id, id, ${instantSql("created_at")} AS t
-   FROM reports WHERE ${where} ORDER BY u, id LIMIT -1`;
-
-/**
- * Username aggregates in normalised-username order. Sorting millions of reports by a computed
- * key is the slowest thing SQLite could do here, so we avoid it: usernames already in normal
- * form (nearly all) are grouped in the order of the `reports_username` index, which *is*
- * normalised order for them; the few other spellings ("@Foo", " FOO ") are found among the
- * distinct usernames, grouped by their normal form on their own (a small sort), and merged in.
- * All streams are in SQLite BINARY order (UTF-8 bytes, i.e. code points); the merge compares
- * the same way. Without the index SQLite sorts the raw column instead, which is still correct.
+ * Username aggregates in normalised-username order, one row per username. Sorting millions of
+ * reports by a computed key is the slowest thing SQLite could do here, so nothing is sorted:
+ *
+ * - Usernames whose every spelling is already the normal form (nearly all) are grouped in the
+ *   order of the `reports_username` index, which *is* normalised order for them.
+ * - The few normal forms that also appear spelled otherwise ("@Foo", " FOO ") get a small
+ *   temporary table mapping each spelling to its normal form, indexed by normal form; SQLite walks
+ *   it in that order and looks each spelling's reports up in the same index, so all spellings of
+ *   one username arrive together and are aggregated as one (distinct reporters included).
+ *
+ * The subqueries' `ORDER BY … LIMIT -1` keeps SQLite from flattening them, so each report's time
+ * is parsed once, and their order follows the indexes, so nothing is sorted. Both streams are in
+ * SQLite BINARY order (UTF-8 bytes, i.e. code points) and hold different usernames; the merge
+ * compares the same way. Without the index SQLite sorts instead, which is slower but correct.
  */
 export function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows): Generator<UsernameGroupRow> {
-  db.exec(`DROP TABLE IF EXISTS temp.respelled; CREATE TEMP TABLE respelled (raw PRIMARY KEY) WITHOUT ROWID;
-           DROP TABLE IF EXISTS temp.respelled_to; CREATE TEMP TABLE respelled_to (u PRIMARY KEY) WITHOUT ROWID;`);
-  const addRaw = db.prepare("INSERT INTO temp.respelled (raw) VALUES (?)");
-  const addNormal = db.prepare("INSERT OR IGNORE INTO temp.respelled_to (u) VALUES (?)");
+  db.exec(`DROP TABLE IF EXISTS temp.spelling;
+           CREATE TEMP TABLE spelling (raw PRIMARY KEY, normal TEXT NOT NULL) WITHOUT ROWID;
+           CREATE INDEX temp.spelling_normal ON spelling (normal, raw);`);
+  const addSpelling = db.prepare("INSERT OR IGNORE INTO temp.spelling (raw, normal) VALUES (?, ?)");
   const distinct = db.prepare("SELECT DISTINCT username FROM reports WHERE username IS NOT NULL").pluck();
   const respelled: [unknown, string][] = [];
   for (const raw of distinct.iterate() as Iterable<unknown>) {
@@ -200,20 +199,26 @@ export function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows): Gen
   }
   db.transaction(() => {
     for (const [raw, normal] of respelled) {
-      addRaw.run(raw);
-      addNormal.run(normal);
+      addSpelling.run(raw, normal);
+      // The normal spelling itself, whether or not any report uses it.
+      addSpelling.run(normal, normal);
     }
   })();
-  const stream = (reporters: "count" | "json", key: string, where: string) =>
-    db
-      .prepare(`SELECT u, ${GROUP_COLUMNS(reporters)} FROM (${reportRows(key, where)}) GROUP BY u ORDER BY u`)
-      .raw()
-      .iterate(windows) as IterableIterator<UsernameGroupRow>;
+  const plain = db.prepare(
+    `SELECT u, ${GROUP_COLUMNS} FROM (
+       SELECT username AS u, ${REPORT_COLUMNS("reports")} FROM reports
+       WHERE username IS NOT NULL AND username NOT IN (SELECT raw FROM temp.spelling) ORDER BY u, id LIMIT -1)
+     GROUP BY u ORDER BY u`,
+  );
+  const spelled = db.prepare(
+    `SELECT u, ${GROUP_COLUMNS} FROM (
+       SELECT s.normal AS u, ${REPORT_COLUMNS("r")} FROM temp.spelling AS s CROSS JOIN reports AS r ON r.username = s.raw
+       ORDER BY s.normal LIMIT -1)
+     GROUP BY u ORDER BY u`,
+  );
   yield* mergeOrdered([
-    stream("count", "username", "username IS NOT NULL AND username NOT IN temp.respelled AND username NOT IN temp.respelled_to"),
-    // A normal spelling that also has other spellings: reporters come as sets, to be merged.
-    stream("json", "username", "username IN temp.respelled_to AND username NOT IN temp.respelled"),
-    stream("json", "normalize_username(username)", "username IN temp.respelled"),
+    plain.raw().iterate(windows) as IterableIterator<UsernameGroupRow>,
+    spelled.raw().iterate(windows) as IterableIterator<UsernameGroupRow>,
   ]);
 }
 

@@ -5,7 +5,7 @@
 // a message port the main thread reads synchronously.
 "use strict";
 const { closeSync, mkdirSync, openSync, writeFileSync, writeSync } = require("node:fs");
-const { dirname, join } = require("node:path");
+const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
 
@@ -33,8 +33,9 @@ try {
 
 const sink = new FileSink(
   (path, data) => {
-    const target = join(root, path);
-    const dir = dirname(target);
+    // Paths are checked `/`-separated relative paths (build/writer.ts), so plain concatenation is safe.
+    const target = `${root}/${path}`;
+    const dir = target.slice(0, target.lastIndexOf("/"));
     if (!madeDirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       madeDirs.add(dir);

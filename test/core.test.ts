@@ -60,6 +60,36 @@ describe("timestamps", () => {
   });
 });
 
+describe("instant formatting", () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  it.each([
+    [0, "1970-01-01T00:00:00Z"],
+    [-1, "1969-12-31T23:59:59Z"],
+    [951_782_400_000, "2000-02-29T00:00:00Z"],
+    [4_107_542_399_999, "2100-02-28T23:59:59Z"],
+    [1_773_223_199_999, "2026-03-11T09:59:59Z"],
+    [253_402_300_799_999, "9999-12-31T23:59:59Z"],
+  ])("formats %d as %s, truncating milliseconds", (ms, text) => {
+    expect(formatInstant(ms)).toBe(text);
+    expect(formatDate(ms)).toBe(text.slice(0, 10));
+  });
+
+  it("agrees with Date#toISOString across four centuries, leap days and negative times", () => {
+    let seed = 12345;
+    const next = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const ms = Math.floor((next() * 4 - 1) * 4_102_444_800_000);
+      expect(formatInstant(ms)).toBe(iso(ms).slice(0, 19) + "Z");
+      expect(formatDate(ms)).toBe(iso(ms).slice(0, 10));
+    }
+  });
+
+  it("falls back to Date outside years 0000-9999 and throws on nonsense", () => {
+    expect(formatDate(253_402_300_800_000)).toBe(iso(253_402_300_800_000).slice(0, 10));
+    expect(() => formatInstant(Number.NaN)).toThrow(RangeError);
+  });
+});
+
 describe("trends", () => {
   it.each([
     [3, 2, 50],

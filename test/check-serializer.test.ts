@@ -1,0 +1,54 @@
+/**
+ * The check files are written by a hand-built serializer (build/emitters/check.ts) for speed;
+ * it must give exactly the bytes of JSON.stringify over the documented object, for the fixture's
+ * spammers and for values the fixture lacks (odd base URLs, negative and fractional trends).
+ */
+import { rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { toJson } from "../build/context.ts";
+import { createCheckSerializer, renderCheckResult } from "../build/emitters/check.ts";
+import { Model, type Company, type Spammer } from "../build/model.ts";
+import { openSnapshot } from "../build/snapshot.ts";
+import { createUrls } from "../core/urls.ts";
+import { BASE_URL, createSnapshot, makeTempDir } from "./helpers/fixture.ts";
+
+const dir = makeTempDir("check-serializer");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function company(name: string, slug: string): Company {
+  return { id: 1, name, slug, category: "crypto", website: null, aliases: [], reportsCount: 1, firstReportMs: 0, lastReportMs: 0, recentDays: new Int32Array(14), categoryCounts: new Uint32Array(12) };
+}
+
+function spammer(overrides: Partial<Spammer>): Spammer {
+  return {
+    username: "someone", reportsCount: 3, uniqueReports: 2, confidenceMax: 90, firstSeenMs: 1_700_000_000_000, lastSeenMs: 1_773_223_199_999,
+    last7Days: 1, previous7Days: 3, categories: ["crypto", "gambling"], companies: [], ...overrides,
+  };
+}
+
+describe("the check serializer", () => {
+  it("writes the same bytes as JSON.stringify for every spammer of the fixture", () => {
+    const db = openSnapshot(createSnapshot(dir));
+    try {
+      const urls = createUrls(BASE_URL);
+      const serialize = createCheckSerializer(urls);
+      const spammers = [...new Model(db).spammers()];
+      expect(spammers.length).toBeGreaterThan(3);
+      for (const s of spammers) expect(serialize(s)).toBe(toJson(renderCheckResult(s, urls)));
+    } finally {
+      db.close();
+    }
+  });
+
+  const hostile = company('<b>"Q" & \\ \u2028 Ω</b>', "q-co");
+  it.each([
+    ["a base URL with a path, quotes and a backslash", 'https://x.example/a"b\\c/', spammer({})],
+    ["a fractional negative trend", BASE_URL, spammer({ last7Days: 1, previous7Days: 3 })],
+    ["a zero trend with no categories or companies", BASE_URL, spammer({ last7Days: 0, previous7Days: 0, categories: [] })],
+    ["hostile company names, repeated", BASE_URL, spammer({ companies: [hostile, company("Плюс", "plus"), hostile] })],
+    ["a username that would need escaping", BASE_URL, spammer({ username: 'odd"name' })],
+  ])("matches JSON.stringify with %s", (_label, base, value) => {
+    const urls = createUrls(base);
+    expect(createCheckSerializer(urls)(value)).toBe(toJson(renderCheckResult(value, urls)));
+  });
+});
