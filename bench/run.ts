@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http
+ *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, search
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -11,9 +11,10 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
+import { runSearchBench } from "./search.ts";
 
 const FLAGS = {
-  only: { type: "string", description: "run one benchmark: build, fingerprint or fingerprint-http" },
+  only: { type: "string", description: "run one benchmark: build, fingerprint, fingerprint-http or search" },
   scale: { type: "string", default: "1000000", description: "usernames for the build benchmark" },
   "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
   dir: { type: "string", default: ".bench", description: "working folder (gitignored)" },
@@ -34,6 +35,11 @@ runMain(async () => {
   ];
   // Benchmarks of later capabilities register themselves here when their modules exist.
   for (const extra of await loadOptionalBenches()) benches.push(extra);
+  benches.push({
+    name: "search",
+    title: "Search at 100 000 entities and 1 000 000 usernames (in-process, beside plain fuse.js and a linear scan of the same data)",
+    run: () => runSearchBench({ workDir: join(workDir, "search"), fuseQueriesPerKind: 10 }),
+  });
   const selected = flags.only ? benches.filter((b) => b.name === flags.only) : benches;
   if (selected.length === 0) throw new Error(`--only must be one of ${benches.map((b) => b.name).join(", ")}`);
   for (const bench of selected) printTable(bench.title, await bench.run());

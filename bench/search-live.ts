@@ -10,12 +10,14 @@ import { loadLiveIndex, serializeLiveIndex } from "../core/search/live-index-for
 import { normalizeUsernameQuery } from "../core/search/normalize.ts";
 import { createBenchUsernames, createRandom } from "./search-corpus.ts";
 import type { SearchBenchRow } from "./search.ts";
+import type { SerializedLiveIndex } from "../core/search/live-index-format.ts";
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const ms = (n: number) => `${fmt(n, n < 10 ? 3 : 1)} ms`;
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
-export async function runLiveSearchBench(options: { entities: readonly GlobalSearchEntity[]; usernames: number; log: (line: string) => void }): Promise<SearchBenchRow[]> {
+/** The rows, and the serialised index (for the server-start measurement). */
+export async function runLiveSearchBench(options: { entities: readonly GlobalSearchEntity[]; usernames: number; log: (line: string) => void }): Promise<{ rows: SearchBenchRow[]; serialized: SerializedLiveIndex }> {
   const rows: SearchBenchRow[] = [];
   const row = (metric: string, value: string, baseline = "", ratio = "", target = "") => rows.push({ metric, value, baseline, ratio, target });
   options.log(`generating ${options.usernames} usernames…`);
@@ -73,11 +75,11 @@ export async function runLiveSearchBench(options: { entities: readonly GlobalSea
   row(`live: p50 / p99 / max, ${queries.length} queries`, `${ms(percentile(times, 0.5))} / ${ms(percentile(times, 0.99))} / ${ms(times.at(-1)!)}`, "", "", "p99 ≤ 10 ms");
   row("  best of 5 passes per query", `${ms(percentile(best, 0.5))} / ${ms(percentile(best, 0.99))} / ${ms(best.at(-1)!)}`);
   row(`live: p50 on ${scanSample.length} queries`, ms(percentile(ourScanSample, 0.5)), `scan ${ms(percentile(scanTimes, 0.5))}`, `${fmt(percentile(scanTimes, 0.5) / percentile(ourScanSample, 0.5), 0)}×`);
-  return rows;
+  return { rows, serialized };
 }
 
 /** Username fragments (2–8 characters, anywhere), @handles, company names, prefixes and links. */
-function createLiveQueries(usernames: readonly string[], companies: readonly LiveCompany[], count: number): string[] {
+export function createLiveQueries(usernames: readonly string[], companies: readonly LiveCompany[], count: number): string[] {
   const random = createRandom(13);
   return Array.from({ length: count }, (_, i) => {
     const name = usernames[random.int(usernames.length)]!;
@@ -97,7 +99,7 @@ function createLiveQueries(usernames: readonly string[], companies: readonly Liv
 }
 
 /** The baseline: every username tested, ranked exact > prefix > substring, then count, then name. */
-function scanUsernames(names: readonly string[], counts: readonly number[], q: string, limit: number): string[] {
+export function scanUsernames(names: readonly string[], counts: readonly number[], q: string, limit: number): string[] {
   const found: { name: string; tier: number; count: number }[] = [];
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;

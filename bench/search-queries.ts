@@ -32,13 +32,15 @@ const POPULAR_CYRILLIC: Record<string, string> = {
 const QWERTY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
 const JCUKEN_ROWS = ["йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю"];
 
-/** A key next to `ch` on its own layout: the commonest substitution typo. */
+/** A key next to `ch` on its own layout (the commonest substitution typo), in `ch`'s case; `ch` itself off the letter rows. */
 function neighbourKey(ch: string, random: BenchRandom): string {
+  const lower = ch.toLowerCase();
   for (const row of [...QWERTY_ROWS, ...JCUKEN_ROWS]) {
-    const at = row.indexOf(ch);
+    const at = row.indexOf(lower);
     if (at === -1) continue;
     const options = [row[at - 1], row[at + 1]].filter((c): c is string => c !== undefined);
-    return random.pick(options);
+    const key = random.pick(options);
+    return lower === ch ? key : key.toUpperCase();
   }
   return ch;
 }
@@ -49,24 +51,29 @@ function letterPositions(text: string): number[] {
   return out;
 }
 
+/**
+ * One typo of `kind` at a random letter. It must change the text, ignoring case (a "typo"
+ * that leaves the name as it was would be an exact query under a typo label): a substitution
+ * off the letter rows (ё, digits) or a transposition of equal or non-letter neighbours is
+ * tried elsewhere.
+ */
 function typo(text: string, kind: "substitution" | "deletion" | "insertion" | "transposition", random: BenchRandom): string {
   const positions = letterPositions(text);
   if (positions.length < 2) return text;
-  const at = random.pick(positions);
-  const ch = text[at]!;
-  switch (kind) {
-    case "substitution":
-      return text.slice(0, at) + neighbourKey(ch, random) + text.slice(at + 1);
-    case "deletion":
-      return text.slice(0, at) + text.slice(at + 1);
-    case "insertion":
-      return text.slice(0, at) + neighbourKey(ch, random) + text.slice(at);
-    case "transposition": {
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const at = random.pick(positions);
+    const ch = text[at]!;
+    let edited = text;
+    if (kind === "substitution") edited = text.slice(0, at) + neighbourKey(ch, random) + text.slice(at + 1);
+    else if (kind === "deletion") edited = text.slice(0, at) + text.slice(at + 1);
+    else if (kind === "insertion") edited = text.slice(0, at) + neighbourKey(ch, random) + text.slice(at);
+    else {
       const next = text[at + 1];
-      if (next === undefined || next === " " || next === ch) return text.slice(0, at - 1) + ch + text[at - 1] + text.slice(at + 1);
-      return text.slice(0, at) + next + ch + text.slice(at + 2);
+      if (next !== undefined && /\p{L}/u.test(next)) edited = text.slice(0, at) + next + ch + text.slice(at + 2);
     }
+    if (edited.toLowerCase() !== text.toLowerCase()) return edited;
   }
+  return text.slice(0, positions[0]!) + text.slice(positions[0]! + 1);
 }
 
 function otherScript(text: string): string {
@@ -95,7 +102,12 @@ export function createBenchQueries(entities: readonly GlobalSearchEntity[], perK
       if (kind === "other script") query = otherScript(name);
       else if (kind === "wrong layout") query = swapKeyboardLayout(name);
       else if (kind === "two typos") {
-        query = typo(typo(name, random.pick(["substitution", "deletion", "insertion"] as const), random), random.pick(["substitution", "deletion", "transposition"] as const), random);
+        // The second typo may undo the first ("ab" → "b" → "ab"): then another second typo.
+        const once = typo(name, random.pick(["substitution", "deletion", "insertion"] as const), random);
+        query = once;
+        for (let attempt = 0; attempt < 8 && (query === once || query.toLowerCase() === name.toLowerCase()); attempt++) {
+          query = typo(once, random.pick(["substitution", "deletion", "transposition"] as const), random);
+        }
       } else query = typo(name, kind, random);
       queries.push({ kind, query, type: entity.type, url: entity.url });
     }

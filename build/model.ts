@@ -15,12 +15,12 @@ import {
 } from "./snapshot.ts";
 import { BuildError } from "./errors.ts";
 import { readContent, type ContentRows } from "./snapshot-content.ts";
+import { isPathSlug, selectContentPages, type ContentPages } from "./content-pages.ts";
 
 /** Size of the spammer top lists (overall and per category): the API's maximum `limit`. */
 export const TOP_LIST_SIZE = 200;
 /** Days kept per company for trends: day-13..day-0. */
 const TREND_DAYS = 14;
-const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export interface Company {
   id: number;
@@ -80,6 +80,7 @@ export class Model {
   private spammerLists: SpammerLists | null = null;
   private rankedCompanies: Company[] | null = null;
   private contentRows: ContentRows | null = null;
+  private contentPageRows: ContentPages | null = null;
   private readonly spammerObservers: ((spammer: Spammer) => void)[] = [];
 
   constructor(private readonly db: Snapshot) {
@@ -104,6 +105,14 @@ export class Model {
   /** The small tables beside reports (content, chats, detection rules), read once. */
   get content(): ContentRows {
     return (this.contentRows ??= readContent(this.db));
+  }
+
+  /**
+   * The content rows that have an address (page, search entry, chat status): valid slugs and
+   * usernames in their path form, validated and reported once (build/content-pages.ts).
+   */
+  get contentPages(): ContentPages {
+    return (this.contentPageRows ??= selectContentPages(this.content, this.rejections));
   }
 
   /** An ISO 8601 text as Unix milliseconds by the same rules as report times, or null when it is not one. */
@@ -297,7 +306,7 @@ export class Model {
     const seen = new Set<string>();
     return (id, slug) => {
       const lower = slug.toLowerCase();
-      const reason = !SLUG.test(slug) ? "invalid_slug" : seen.has(lower) ? "duplicate_slug" : null;
+      const reason = !isPathSlug(slug) ? "invalid_slug" : seen.has(lower) ? "duplicate_slug" : null;
       if (reason) {
         this.rejections.add(`${kind}_${reason}`, { [`${kind}_id`]: id, slug });
         return null;

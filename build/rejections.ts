@@ -15,9 +15,16 @@ export type RejectionReason =
   | "company_unknown_category"
   | "person_invalid_slug"
   | "person_duplicate_slug"
+  | "content_invalid_path"
+  | "content_duplicate_path"
   | "fingerprint_profile_invalid"
   | "fingerprint_signal_unknown_key"
-  | "fingerprint_signal_bad_value";
+  | "fingerprint_signal_bad_value"
+  | "chat_invalid_protected_since"
+  | "chat_invalid_statistics"
+  | "detection_rule_invalid_weight"
+  | "detection_rule_unknown_category"
+  | "detection_rule_invalid_updated_at";
 
 const EFFECTS: Record<RejectionReason, string> = {
   username_empty: "report kept for its company and person; no username entry",
@@ -32,9 +39,16 @@ const EFFECTS: Record<RejectionReason, string> = {
   company_unknown_category: "company listed under 'other'",
   person_invalid_slug: "person left out (its slug cannot be a URL path)",
   person_duplicate_slug: "person left out (another person has the same slug, ignoring case)",
+  content_invalid_path: "content row left out: no page, search entry or chat status (its slug or username cannot be a URL path)",
+  content_duplicate_path: "content row left out (an earlier row of its table has the same slug or username, ignoring case)",
   fingerprint_profile_invalid: "fingerprint profile left out (unknown kind or trust level, or a field of the wrong type)",
   fingerprint_signal_unknown_key: "signal left out of the fingerprint index (no request can send that key)",
   fingerprint_signal_bad_value: "signal left out of the fingerprint index (empty, not text, or longer than 255 characters)",
+  chat_invalid_protected_since: "chat published with protected_since null and protected false (not an ISO 8601 instant)",
+  chat_invalid_statistics: "chat published with that statistic null (messages_checked and spam_blocked must be whole numbers, 0 or more)",
+  detection_rule_invalid_weight: "rule left out of api/detection-rules.json (its weight is not a finite number)",
+  detection_rule_unknown_category: "rule published with category null (not a category of the enum)",
+  detection_rule_invalid_updated_at: "rule published; its time is left out of the list's updated_at (not an ISO 8601 instant)",
 };
 
 export const MAX_SAMPLES = 10;

@@ -8,5 +8,10 @@ const SPECIAL = /[&<>"']/g;
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 export function escapeMarkup(text: string): string {
-  return text.replace(CONTROL, "").replace(SPECIAL, (c) => ENTITIES[c]!);
+  return removeControlCharacters(text).replace(SPECIAL, (c) => ENTITIES[c]!);
+}
+
+/** The same control characters dropped from text that is not markup (CSV cells, feed text). */
+export function removeControlCharacters(text: string): string {
+  return text.replace(CONTROL, "");
 }

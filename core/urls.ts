@@ -10,6 +10,8 @@ const seg = encodeURIComponent;
 /** Site-relative paths of everything the build publishes for people to follow. */
 export const sitePaths = {
   home: () => "/",
+  /** The API documentation page: every endpoint with examples, the limits and the licence. */
+  docs: () => "/docs",
   companyPage: (slug: string) => `/company/${seg(slug)}`,
   companyList: () => "/companies",
   person: (slug: string) => `/people/${seg(slug)}`,

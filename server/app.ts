@@ -9,10 +9,13 @@ import { DistSource } from "./dist-source.ts";
 import { createRateLimiter, getClientKey, withRateLimit, type RateLimiter } from "./rate-limit.ts";
 import { sendProblem } from "./respond.ts";
 import { checkUsername } from "./routes/check.ts";
+import { getChatBadge, getChatStatus } from "./routes/chat.ts";
 import { listCompanies } from "./routes/companies.ts";
 import { getCompanyCard, getWidget } from "./routes/company.ts";
 import type { RouteHandler } from "./routes/context.ts";
 import { matchFingerprint } from "./routes/fingerprint.ts";
+import { searchGlobalRoute, searchLiveRoute } from "./routes/search.ts";
+import { serveFeed } from "./routes/feeds.ts";
 import { listSpammers } from "./routes/spammers.ts";
 import { serveBuildFile } from "./routes/static.ts";
 
@@ -33,6 +36,11 @@ export const ROUTES: Route[] = [
   { path: "/api/company/:slug", methods: READ, handler: getCompanyCard },
   { path: "/api/widget/:slug", methods: READ, handler: getWidget },
   { path: "/api/fingerprint/match", methods: ["POST"], handler: matchFingerprint, limit: "fingerprint" },
+  { path: "/api/chat/:username/status", methods: READ, handler: getChatStatus },
+  { path: "/api/chat/:username/badge.svg", methods: READ, handler: getChatBadge },
+  { path: "/api/search", methods: READ, handler: searchLiveRoute },
+  { path: "/api/search/global", methods: READ, handler: searchGlobalRoute },
+  { path: "/rss/**", methods: READ, handler: serveFeed },
   { path: "/**", methods: READ, handler: serveBuildFile },
 ];
 

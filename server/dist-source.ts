@@ -13,6 +13,7 @@ import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
 import type { FingerprintIndex } from "../core/fingerprint/index.ts";
 import { createFingerprintMatching, type FingerprintMatching } from "./fingerprint-matching.ts";
+import { loadSearchState, type SearchState } from "./search-state.ts";
 
 export interface CompanyItem {
   id: number;
@@ -41,6 +42,8 @@ export interface BuildState {
   spammersByCategory: Map<Category, SpammerList>;
   /** The matcher and answer cache of this build; null for a build made before the fingerprint index existed. */
   fingerprint: FingerprintMatching | null;
+  /** The search indexes of this build; null for a build made before they existed. */
+  search: SearchState | null;
 }
 
 /** How often, at most, a request checks whether `dist` points at a new build. */
@@ -109,6 +112,7 @@ export async function loadBuildState(root: string): Promise<BuildState> {
     if (error.code === "ENOENT") return null;
     throw error;
   });
+  const search = await loadSearchState(root, report.as_of);
   const companies = all!.data as CompanyItem[];
   const companyBySlug = new Map<string, number>();
   const companyByName = new Map<string, number>();
@@ -127,6 +131,7 @@ export async function loadBuildState(root: string): Promise<BuildState> {
     spammers: top as SpammerList,
     spammersByCategory: new Map(CATEGORIES.map((c, i) => [c, perCategory[i] as SpammerList])),
     fingerprint: fingerprintIndex && createFingerprintMatching(fingerprintIndex),
+    search,
   };
 }
 

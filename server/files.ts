@@ -59,11 +59,18 @@ export async function readBuildFile(root: string, path: string): Promise<Buffer 
   }
 }
 
-export function sendFile(request: Request, path: string, body: Buffer, headers?: Record<string, string>): Response {
+/**
+ * Embeds (embed/…) are framed by any site: the same strict policy as their meta CSP plus
+ * `frame-ancestors *`, which only a header can carry; no X-Frame-Options, which would forbid framing.
+ */
+export const EMBED_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors *";
+
+export function sendFile(request: Request, path: string, body: Buffer, headers?: Record<string, string>, status?: number): Response {
   return sendBody(request, body, {
+    status,
     type: getContentType(path),
-    cacheControl: NO_CACHE.has(path) ? "no-cache" : FIVE_MINUTES,
-    headers,
+    cacheControl: status === 404 ? "no-store" : NO_CACHE.has(path) ? "no-cache" : FIVE_MINUTES,
+    headers: path.startsWith("embed/") ? { ...headers, "content-security-policy": EMBED_CSP } : headers,
   });
 }
 

@@ -4,6 +4,8 @@ import type { LiveCompany, LiveIndex } from "../core/search/live-index.ts";
 import { loadLiveIndex, serializeLiveIndex } from "../core/search/live-index-format.ts";
 import { createSubstringIndex, searchSubstrings } from "../core/search/substring-index.ts";
 import { buildGramPostings, forEachGram, forEachSubstringGram, seekPosting } from "../core/search/gram-postings.ts";
+import { UsernameCollector } from "../core/search/ranked-usernames.ts";
+import { formatRelativeTime } from "../core/relative-time.ts";
 
 const company = (name: string, reportsCount: number, extra: Partial<LiveCompany> = {}): LiveCompany => ({
   name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, "-"), aliases: [], domain: null, reportsCount, category: "crypto", lastReportMs: null, ...extra,
@@ -156,5 +158,57 @@ describe("substring index at scale", () => {
   it("finds two-character matches through the bigram lists", () => {
     const expected = usernames.filter((u) => u.includes("77")).slice(0, 5);
     expect(searchSubstrings(texts, "77", 5).map((m) => usernames[m.record])).toEqual(expected);
+  });
+});
+
+describe("usernames gathered for the live index", () => {
+  const collect = (pairs: [string, number][]) => {
+    const collector = new UsernameCollector();
+    for (const [username, count] of pairs) collector.add(username, count);
+    return collector.finish();
+  };
+  const PAIRS: [string, number][] = [["ab", 5], ["crypto_win", 28], ["robin", 300], ["bin", 1], ["binary_bot", 7], ["zz", 28], ["a", 28]];
+
+  it("lays them out by reports desc, then username, with the username order beside", () => {
+    const ranked = collect(PAIRS);
+    const names = [...ranked.textStarts.subarray(0, -1)].map((start, r) => ranked.joined.slice(start, ranked.textStarts[r + 1]! - 1));
+    expect(names).toEqual(["robin", "a", "crypto_win", "zz", "binary_bot", "ab", "bin"]);
+    expect([...ranked.counts]).toEqual([300, 28, 28, 28, 7, 5, 1]);
+    expect([...ranked.sortedTexts].map((r) => names[r])).toEqual([...names].sort());
+  });
+
+  it("gives the same layout whether usernames arrive sorted (as from the report pass) or not", () => {
+    const sorted = [...PAIRS].sort(([a], [b]) => (a < b ? -1 : 1));
+    expect(collect(sorted)).toEqual(collect(PAIRS));
+  });
+
+  it("ranks by a comparator when counts are too large for one numeric key", () => {
+    const ranked = collect([["b", 4_000_000_000], ["a", 4_000_000_000], ["c", 1]]);
+    expect(ranked.joined).toBe("\u0001a\u0001b\u0001c\u0001");
+  });
+
+  it("leaves out a username holding the boundary mark", () => {
+    expect(collect([["bad\u0001name", 3], ["ok", 1]]).joined).toBe("\u0001ok\u0001");
+  });
+});
+
+describe("relative time of a company's last complaint", () => {
+  const now = Date.UTC(2026, 2, 11, 10, 0, 0);
+  it.each([
+    [Date.UTC(2026, 2, 11, 0, 0, 0), "today"],
+    [Date.UTC(2026, 2, 12, 9, 0, 0), "today"],
+    [Date.UTC(2026, 2, 10, 23, 59, 59), "yesterday"],
+    [Date.UTC(2026, 2, 9, 12, 0, 0), "2 days ago"],
+    [Date.UTC(2026, 1, 26, 0, 0, 0), "13 days ago"],
+    [Date.UTC(2026, 1, 25, 0, 0, 0), "2 weeks ago"],
+    [Date.UTC(2026, 0, 11, 0, 0, 0), "8 weeks ago"],
+    [Date.UTC(2026, 0, 10, 0, 0, 0), "2 months ago"],
+    [Date.UTC(2025, 2, 12, 0, 0, 0), "12 months ago"],
+    [Date.UTC(2025, 2, 11, 0, 0, 0), "1 year ago"],
+    [Date.UTC(2023, 2, 11, 0, 0, 0), "3 years ago"],
+    [null, "no reports yet"],
+    [Number.NaN, "no reports yet"],
+  ])("%s is %j", (ms, text) => {
+    expect(formatRelativeTime(ms, now)).toBe(text);
   });
 });

@@ -6,6 +6,7 @@ import {
   MAX_QUERY_VARIANTS,
   normalizeSearchQuery,
   normalizeUsernameQuery,
+  stripQueryDecorations,
   swapKeyboardLayout,
   toCyrillic,
   toLatin,
@@ -146,6 +147,13 @@ describe("live-search query normalisation", () => {
     ["", ""],
   ])("%j becomes %j", (query, normalized) => {
     expect(normalizeSearchQuery(query)).toBe(normalized);
+  });
+
+  it("strips decorations without folding, for the global searcher to fold its own way", () => {
+    expect(stripQueryDecorations("  https://www.Binance.com/en  ")).toBe("Binance.com");
+    expect(stripQueryDecorations("@Traders_Chat")).toBe("Traders_Chat");
+    expect(stripQueryDecorations("c,th,fyr")).toBe("c,th,fyr");
+    expect(stripQueryDecorations("Spam Watch / news")).toBe("Spam Watch / news");
   });
 
   it("keeps underscores for username lookups", () => {

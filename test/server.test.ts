@@ -94,8 +94,8 @@ describe.each(CLIENT_KINDS)("files and protocol (%s)", (kind) => {
     },
   );
 
-  it("describes the API at the root when the build has no landing page", async () => {
-    const body = (await (await client.fetch("/")).json()) as any;
+  it("describes the API at /api (the root is the build's landing page)", async () => {
+    const body = (await (await client.fetch("/api")).json()) as any;
     expect(body.as_of).toBe("2026-03-11T10:00:00Z");
     expect(body.endpoints).toContain(`${BASE_URL}/api/check/{username}`);
   });

@@ -4,12 +4,21 @@
  */
 import type { EmitContext } from "../context.ts";
 import type { OutputFile } from "../writer.ts";
+import { emitBadges } from "./badges.ts";
+import { emitChatStatuses } from "./chats.ts";
 import { emitCheckFiles } from "./check.ts";
 import { emitCompanyList } from "./companies.ts";
 import { emitCompanyCards, emitWidgets } from "./company.ts";
+import { emitDetectionRules } from "./detection-rules.ts";
+import { emitDump, prepareDump } from "./dump.ts";
+import { emitFeeds, prepareFeeds } from "./feeds.ts";
 import { emitFingerprintIndex } from "./fingerprint.ts";
 import { emitBuildReport } from "./report.ts";
+import { emitSearchIndexes, prepareSearchIndexes } from "./search.ts";
+import { emitEmbeds } from "./embeds.ts";
 import { emitSitePages } from "./site.ts";
+import { emitContentPages } from "./site-content.ts";
+import { emitHomePages } from "./site-home.ts";
 import { emitSpammerLists } from "./spammers.ts";
 
 export interface Emitter {
@@ -29,7 +38,16 @@ export const EMITTERS: Emitter[] = [
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
+  { name: "badges", writes: "api/badge/{slug}.svg, api/card/{slug}.svg", emit: emitBadges },
+  { name: "chats", writes: "api/chat/{username}/status.json, api/chat/{username}/badge.svg", emit: emitChatStatuses },
+  { name: "detection-rules", writes: "api/detection-rules.json", emit: emitDetectionRules },
+  { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", prepare: prepareFeeds, emit: emitFeeds },
+  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json", prepare: prepareDump, emit: emitDump },
   { name: "site", writes: "company/{slug}/index.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
+  { name: "pages", writes: "people/{slug}/index.html, people/{slug}/avatar.svg, glossary/, videos/, video-channels/, channels/, chats/, blog/ {slug or username}/index.html", emit: emitContentPages },
+  { name: "home", writes: "index.html (landing page), docs/index.html (API docs)", emit: emitHomePages },
+  { name: "embeds", writes: "embed/{style}/{slug}/index.html, embed/404.html", emit: emitEmbeds },
   { name: "fingerprint", writes: "fingerprint/index.json, fingerprint/profiles.json", emit: emitFingerprintIndex },
+  { name: "search", writes: "search/global.json, search/live.json, search/live.bin", prepare: prepareSearchIndexes, emit: emitSearchIndexes },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },
 ];

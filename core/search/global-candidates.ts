@@ -40,12 +40,13 @@ export interface CandidateFinder {
   getPlausibility(text: string): number;
 }
 
-export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Array): CandidateFinder {
+/** `norms[f]`: text f's fuse.js field norm (fuse-score.ts getFieldNorm). */
+export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>): CandidateFinder {
   const { texts, textStarts, typeStarts, sortedTexts } = index;
   const typeCount = index.types.length;
   const textDoc = new Uint32Array(texts.length);
   for (let d = 0; d < index.titles.length; d++) textDoc.fill(d, textStarts[d], textStarts[d + 1]);
-  const voter = createGramVoter(index, docType);
+  const voter = createGramVoter(index, docType, norms);
   const { table, mask } = voter;
 
   /**

@@ -17,7 +17,7 @@ import type { IFuseOptions } from "fuse.js";
 import { MAX_TEXTS_PER_ENTITY } from "./global-index.ts";
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { createCandidateFinder } from "./global-candidates.ts";
-import { describeQueryVariants } from "./normalize.ts";
+import { describeQueryVariants, stripQueryDecorations } from "./normalize.ts";
 import { getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { BitapPattern, NO_MATCH, getFieldNorm, scoreRecord } from "./fuse-score.ts";
@@ -114,13 +114,16 @@ export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
   for (let t = 0; t < index.types.length; t++) {
     docType.fill(t, index.typeStarts[t], index.typeStarts[t + 1]);
   }
-  const finder = createCandidateFinder(index, docType);
   const { texts, textStarts } = index;
-  // Field norms as fuse.js computes them (Float64: the exact doubles it raises scores to).
-  const norms = Float64Array.from(texts, getFieldNorm);
+  // Field norms as fuse.js computes them (Float64: the exact doubles it raises scores to), once
+  // for scoring and the prefilter's ranking alike.
+  const norms = new Float64Array(texts.length);
+  for (let f = 0; f < texts.length; f++) norms[f] = getFieldNorm(texts[f]!);
+  const finder = createCandidateFinder(index, docType, norms);
 
   const getVariants = (query: string): QueryVariant[] => {
-    const text = String(query).slice(0, MAX_GLOBAL_QUERY_LENGTH);
+    // A pasted link or @handle is searched as its host or username (as live search does).
+    const text = stripQueryDecorations(String(query).slice(0, MAX_GLOBAL_QUERY_LENGTH));
     const variants = describeQueryVariants(text).filter((v) => v.text.length >= 2);
     const add = (extra: string | undefined, kind: QueryVariant["kind"]) => {
       if (extra !== undefined && extra.length >= 2 && !variants.some((v) => v.text === extra)) variants.push({ text: extra, kind });

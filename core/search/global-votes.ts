@@ -15,7 +15,6 @@
  *   than MAX_LIST_SHARE of documents (" a", "er"), are ignored: they say almost nothing.
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
-import { getFieldNorm } from "./fuse-score.ts";
 import { hasCyrillic } from "./normalize.ts";
 import { buildGramPostings, forEachGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
 import type { GramPostings } from "./gram-postings.ts";
@@ -44,7 +43,7 @@ export interface GramVoter {
   getPlausibility(text: string): number;
 }
 
-export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): GramVoter {
+export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>): GramVoter {
   const size = index.titles.length;
   const { texts, textStarts } = index;
   const table = buildGramPostings(texts, textStarts, GRAM_BITS, { kind: "padded", pad: GRAM_PAD });
@@ -57,7 +56,7 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array): 
   for (let d = 0; d < size; d++) {
     for (let f = textStarts[d]!; f < textStarts[d + 1]!; f++) {
       const weight = f === textStarts[d] ? TITLE_SHARE : 1 - TITLE_SHARE;
-      exponents[hasCyrillic(texts[f]!) ? 1 : 0]![d]! += weight * getFieldNorm(texts[f]!);
+      exponents[hasCyrillic(texts[f]!) ? 1 : 0]![d]! += weight * norms[f]!;
     }
   }
   const bitsetMin = Math.max(64, Math.floor(size * BITSET_SHARE));

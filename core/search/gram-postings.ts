@@ -72,40 +72,54 @@ export function forEachSubstringGram(text: string, mask: number, emit: (bucket: 
 export type GramSet = { kind: "padded"; pad: string } | { kind: "substring" };
 
 /**
+ * Texts laid end to end in one string: text t is joined[textStarts[t], textStarts[t + 1] - 1)
+ * (one separator after each). A million usernames cost one string this way, not a million.
+ */
+export interface JoinedTexts {
+  joined: string;
+  textStarts: ArrayLike<number>;
+}
+
+/**
  * Builds the table for owners 0..n-1, owner o having texts[ownerTexts[o] .. ownerTexts[o + 1]).
  * An owner is listed once per gram however many of its texts contain it. The gram loops of
  * forEachGram / forEachSubstringGram are written out here (same hashes): this runs over every
  * character of the corpus when the server starts, and callbacks per gram cost half that time.
  * Grams are hashed once: the first pass keeps each owner's distinct buckets, the second places them.
  */
-export function buildGramPostings(texts: readonly string[], ownerTexts: ArrayLike<number>, bits: number, gramSet: GramSet): GramPostings {
+export function buildGramPostings(texts: readonly string[] | JoinedTexts, ownerTexts: ArrayLike<number>, bits: number, gramSet: GramSet): GramPostings {
   const ownerCount = ownerTexts.length - 1;
   const size = 1 << bits;
   const mask = size - 1;
   const counts = new Uint32Array(size + 1);
   const lastOwner = new Int32Array(size).fill(-1);
-  let pairs = new Uint32Array(1 << 16);
+  const joined = "joined" in texts ? texts : null;
+  const list = joined === null ? (texts as readonly string[]) : null;
+  // Texts laid end to end bound the gram count up front (two per character at most): no regrowth.
+  let pairs = new Uint32Array(joined === null ? 1 << 16 : 2 * joined.joined.length + 4);
   let pairCount = 0;
   const ownerEnds = new Uint32Array(Math.max(ownerCount, 0));
   const padded = gramSet.kind === "padded";
   const padCode = gramSet.kind === "padded" ? gramSet.pad.charCodeAt(0) : 0;
   const boundaryCode = BOUNDARY.charCodeAt(0);
-  // Created once, reading the loop's current text and owner (a closure per text would cost more
-  // than the hashing under tsx, which wraps each new function).
-  let owner = 0;
-  let text = "";
-  let length = 0;
-  const at = (i: number) => (padded ? (i === 0 || i === length + 1 ? padCode : text.charCodeAt(i - 1)) : text.charCodeAt(i));
-  const add = (bucket: number) => {
-    if (lastOwner[bucket] === owner) return;
-    lastOwner[bucket] = owner;
-    counts[bucket + 1]!++;
-    pairs[pairCount++] = bucket;
-  };
-  for (owner = 0; owner < ownerCount; owner++) {
+  // No closures in this loop: it runs over every character of the corpus (the server derives the
+  // global postings this way at start), and variables a closure captures cannot stay in
+  // registers. The current text is source[base, base + length); `char(k)` below is written out as
+  // "k is a padding position ? padCode : source.charCodeAt(first + k)".
+  for (let owner = 0; owner < ownerCount; owner++) {
     for (let t = ownerTexts[owner]!; t < ownerTexts[owner + 1]!; t++) {
-      text = texts[t]!;
-      length = text.length;
+      let source: string;
+      let base: number;
+      let length: number;
+      if (list !== null) {
+        source = list[t]!;
+        base = 0;
+        length = source.length;
+      } else {
+        source = joined!.joined;
+        base = joined!.textStarts[t]!;
+        length = joined!.textStarts[t + 1]! - 1 - base;
+      }
       // At most two grams per character plus padding: grow before the loop, not inside it.
       if (pairCount + 2 * length + 4 > pairs.length) {
         const grown = new Uint32Array(Math.max(pairs.length * 2, pairCount + 2 * length + 4));
@@ -113,12 +127,34 @@ export function buildGramPostings(texts: readonly string[], ownerTexts: ArrayLik
         pairs = grown;
       }
       const span = padded ? length + 2 : length;
-      if (!padded && length >= 2) add(hashGram(boundaryCode, text.charCodeAt(0), text.charCodeAt(1), mask));
+      const first = padded ? base - 1 : base;
+      const last = padded ? length + 1 : -1;
+      if (!padded && length >= 2) {
+        const bucket = hashGram(boundaryCode, source.charCodeAt(base), source.charCodeAt(base + 1), mask);
+        if (lastOwner[bucket] !== owner) {
+          lastOwner[bucket] = owner;
+          counts[bucket + 1]!++;
+          pairs[pairCount++] = bucket;
+        }
+      }
+      let a = span > 0 ? (padded ? padCode : source.charCodeAt(first)) : 0;
       for (let i = 0; i + 1 < span; i++) {
-        const a = at(i);
-        const b = at(i + 1);
-        add(hashGram(a, b, BIGRAM_TAG, mask));
-        if (i + 2 < span) add(hashGram(a, b, at(i + 2), mask));
+        const b = i + 1 === last ? padCode : source.charCodeAt(first + i + 1);
+        let bucket = hashGram(a, b, BIGRAM_TAG, mask);
+        if (lastOwner[bucket] !== owner) {
+          lastOwner[bucket] = owner;
+          counts[bucket + 1]!++;
+          pairs[pairCount++] = bucket;
+        }
+        if (i + 2 < span) {
+          bucket = hashGram(a, b, i + 2 === last ? padCode : source.charCodeAt(first + i + 2), mask);
+          if (lastOwner[bucket] !== owner) {
+            lastOwner[bucket] = owner;
+            counts[bucket + 1]!++;
+            pairs[pairCount++] = bucket;
+          }
+        }
+        a = b;
       }
     }
     ownerEnds[owner] = pairCount;
@@ -128,7 +164,7 @@ export function buildGramPostings(texts: readonly string[], ownerTexts: ArrayLik
   const postings = new Uint32Array(pairCount);
   const cursor = offsets.slice(0, size);
   let p = 0;
-  for (owner = 0; owner < ownerCount; owner++) {
+  for (let owner = 0; owner < ownerCount; owner++) {
     for (const end = ownerEnds[owner]!; p < end; p++) postings[cursor[pairs[p]!]!++] = owner;
   }
   return { bits, offsets, postings };

@@ -11,7 +11,8 @@
  */
 import { compareCodePoints, compareNames } from "../order.ts";
 import { foldText, normalizeSearchQuery, normalizeUsernameQuery } from "./normalize.ts";
-import { createSubstringIndex, searchSubstrings } from "./substring-index.ts";
+import { UsernameCollector, type RankedUsernames } from "./ranked-usernames.ts";
+import { createSubstringIndex, createSubstringIndexFromJoined, searchSubstrings } from "./substring-index.ts";
 import type { SubstringIndex, SubstringMatchKind } from "./substring-index.ts";
 
 export interface LiveCompany {
@@ -66,7 +67,8 @@ export interface LiveResults {
 export interface LiveInput {
   companies: Iterable<LiveCompany>;
   people: Iterable<LivePerson>;
-  spammers: Iterable<LiveSpammer>;
+  /** A list, or (the build, at a million) usernames gathered by a UsernameCollector. */
+  spammers: Iterable<LiveSpammer> | RankedUsernames;
 }
 
 const byRank = <T extends { reportsCount: number }>(name: (item: T) => string) => (a: T, b: T) =>
@@ -75,17 +77,21 @@ const byRank = <T extends { reportsCount: number }>(name: (item: T) => string) =
 export function createLiveIndex(input: LiveInput): LiveIndex {
   const companies = [...input.companies].sort(byRank((c) => `${c.name}\u0000${c.slug}`));
   const people = [...input.people].sort(byRank((p) => `${p.name}\u0000${p.slug}`));
-  const spammers = [...input.spammers].map((s) => ({ username: s.username.toLowerCase(), reportsCount: s.reportsCount }));
-  // Usernames are lower-case ASCII: plain comparison is code-point order, and far cheaper.
-  spammers.sort((a, b) => b.reportsCount - a.reportsCount || (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
+  const spammers = "joined" in input.spammers ? input.spammers : rankUsernames(input.spammers);
   return {
     companies,
     people,
     companyTexts: createGroupedIndex(companies.map(getCompanyTexts)),
     personTexts: createSubstringIndex(people.map((p) => foldText(p.name))),
-    spammerTexts: createSubstringIndex(spammers.map((s) => s.username)),
-    spammerCounts: Uint32Array.from(spammers, (s) => s.reportsCount),
+    spammerTexts: createSubstringIndexFromJoined(spammers, spammers.sortedTexts),
+    spammerCounts: spammers.counts,
   };
+}
+
+function rankUsernames(spammers: Iterable<LiveSpammer>): RankedUsernames {
+  const collector = new UsernameCollector();
+  for (const spammer of spammers) collector.add(spammer.username.toLowerCase(), spammer.reportsCount);
+  return collector.finish();
 }
 
 function createGroupedIndex(recordTexts: readonly string[][]): SubstringIndex {

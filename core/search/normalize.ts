@@ -203,7 +203,11 @@ export function normalizeUsernameQuery(query: string): string {
   return stripQueryDecorations(query).toLowerCase();
 }
 
-function stripQueryDecorations(query: string): string {
+/**
+ * The query without `@`, scheme, `www.`, port or path when it is a handle or a link (otherwise
+ * only trimmed); a Telegram link becomes the username it points at. Not folded.
+ */
+export function stripQueryDecorations(query: string): string {
   let text = query.trim().replace(/^@/, "");
   const hadScheme = SCHEME_RE.test(text);
   text = text.replace(SCHEME_RE, "");

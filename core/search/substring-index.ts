@@ -42,7 +42,6 @@ const RANGE_SCAN = 1_024;
  * text per record (usernames: a million one-element arrays would cost more than the index).
  */
 export function createSubstringIndex(texts: readonly string[], recordTexts?: ArrayLike<number>): SubstringIndex {
-  const csr = recordTexts === undefined ? Uint32Array.from({ length: texts.length + 1 }, (_, i) => i) : Uint32Array.from(recordTexts);
   const textStarts = new Uint32Array(texts.length + 1);
   let offset = 1;
   texts.forEach((text, t) => {
@@ -50,13 +49,27 @@ export function createSubstringIndex(texts: readonly string[], recordTexts?: Arr
     offset += text.length + 1;
   });
   textStarts[texts.length] = offset;
-  const joined = BOUNDARY + texts.join(BOUNDARY) + BOUNDARY;
   const sorted = Uint32Array.from(texts, (_, t) => t);
   sorted.sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : a - b));
+  return createSubstringIndexFromJoined({ joined: BOUNDARY + texts.join(BOUNDARY) + BOUNDARY, textStarts }, sorted, recordTexts);
+}
+
+/**
+ * The same index over texts already laid end to end (`joined` as SubstringIndex holds it,
+ * BOUNDARY before and after every text), with `sortedTexts` in text order: the live index
+ * gets a million usernames this way, without a string or an object per username.
+ */
+export function createSubstringIndexFromJoined(texts: { joined: string; textStarts: Uint32Array }, sortedTexts: Uint32Array, recordTexts?: ArrayLike<number>): SubstringIndex {
+  const count = texts.textStarts.length - 1;
+  let csr: Uint32Array;
+  if (recordTexts === undefined) {
+    csr = new Uint32Array(count + 1);
+    for (let i = 0; i <= count; i++) csr[i] = i;
+  } else csr = Uint32Array.from(recordTexts);
   // About one bucket per four characters of text: sparse enough that collisions stay rare.
-  const bits = Math.min(20, Math.max(10, Math.ceil(Math.log2(Math.max(1, offset) / 4))));
+  const bits = Math.min(20, Math.max(10, Math.ceil(Math.log2(Math.max(1, texts.joined.length) / 4))));
   const grams = buildGramPostings(texts, csr, bits, { kind: "substring" });
-  return { joined, textStarts, recordTexts: csr, sortedTexts: sorted, grams };
+  return { joined: texts.joined, textStarts: texts.textStarts, recordTexts: csr, sortedTexts, grams };
 }
 
 /** The best `limit` matches of the folded query `q` (at least 2 characters). */

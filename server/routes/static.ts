@@ -1,11 +1,14 @@
 /** Every other path: a file of the build (exact, `.json` added, or a folder's index.html). */
-import { findStaticFile, sendFile } from "../files.ts";
+import { findStaticFile, readBuildFile, sendFile } from "../files.ts";
 import { sendJson, sendProblem } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
 export async function serveBuildFile({ request, url, state }: RouteContext): Promise<Response> {
   const file = await findStaticFile(state.root, url.pathname);
   if (file) return sendFile(request, file.path, file.body);
+  // An iframe shows an HTML answer, not JSON: the build's embed/404.html (build/emitters/embeds.ts).
+  const embedNotFound = url.pathname.startsWith("/embed/") ? await readBuildFile(state.root, "embed/404.html") : null;
+  if (embedNotFound) return sendFile(request, "embed/404.html", embedNotFound, undefined, 404);
   if (url.pathname === "/" || url.pathname === "/api" || url.pathname === "/api/") return sendJson(request, describeApi(state.urls.base, state.asOf));
   return sendProblem(request, 404, `Nothing is published at ${url.pathname}.`);
 }

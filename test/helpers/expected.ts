@@ -136,3 +136,10 @@ export function expectedUsernameRejections(db: Database.Database) {
     )
     .all() as { reason: string; n: number }[];
 }
+
+/** Valid usernames by first report, newest first, ties by username; `category` keeps those with a report in it. */
+export function expectedNewestUsernames(db: Database.Database, category: string | null, limit: number) {
+  return db
+    .prepare(`${REPORTS} SELECT u AS username, min(ts) AS first FROM valid GROUP BY u HAVING @category IS NULL OR sum(cat = @category) > 0 ORDER BY first DESC, u LIMIT @limit`)
+    .all({ category, limit }) as { username: string; first: string }[];
+}

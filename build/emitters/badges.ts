@@ -1,0 +1,36 @@
+/**
+ * api/badge/{slug}.svg — a shields-style badge, name | reports — and api/card/{slug}.svg — the
+ * 340×120 card with category, reports, trend and a 7-day sparkline — for every company,
+ * including those without complaints. The drawing is core/svg's; this file only maps a company
+ * to what those pure functions take.
+ */
+import { getCategoryLabel } from "../../core/categories.ts";
+import { renderCompanyBadge } from "../../core/svg/badge.ts";
+import { renderCompanyCard, type CardInput } from "../../core/svg/card.ts";
+import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
+import type { EmitContext } from "../context.ts";
+import type { Company } from "../model.ts";
+import type { OutputFile } from "../writer.ts";
+import { getCompanyWeeks } from "./company.ts";
+
+/** The card's data, the same numbers as the company's widget (last_7_days, trend). */
+export function toCardInput(company: Company): CardInput {
+  const { current, previous, days } = getCompanyWeeks(company);
+  const weekTrend = getWeekTrend(current, previous);
+  return {
+    name: company.name,
+    categoryLabel: getCategoryLabel(company.category),
+    reportsCount: company.reportsCount,
+    lastSevenDays: days,
+    trend: formatTrend(weekTrend),
+    trendDirection: getTrendDirection(weekTrend),
+  };
+}
+
+export function* emitBadges({ model }: EmitContext): Generator<OutputFile> {
+  for (const company of model.ranked) {
+    const card = toCardInput(company);
+    yield { path: `api/badge/${company.slug}.svg`, data: renderCompanyBadge(card) };
+    yield { path: `api/card/${company.slug}.svg`, data: renderCompanyCard(card) };
+  }
+}

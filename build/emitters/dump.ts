@@ -1,0 +1,72 @@
+/**
+ * dumps/ — the weekly open-data dump: spammers and companies as CSV, named by the ISO week of
+ * `as_of` (`spammers-2026-W11.csv`) and under a stable name (`spammers-latest.csv`, the same
+ * bytes), a reproducible `.gz` beside each, LICENSE.txt with the credit line, and a Frictionless
+ * datapackage.json describing every column.
+ *
+ * The spammer rows are collected during the one report pass (an observer registered in
+ * `prepare`), as compressed batches of CSV text (build/dump/csv.ts); the files are put together here.
+ */
+import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
+import type { EmitContext } from "../context.ts";
+import { COMPANY_COLUMNS, SPAMMER_COLUMNS, toCompanyCells, toSpammerCells } from "../dump/columns.ts";
+import { getCredit, renderLicenseText } from "../dump/credit.ts";
+import { CsvCollector } from "../dump/csv.ts";
+import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
+import { BuildError, withContext } from "../errors.ts";
+import type { Model } from "../model.ts";
+import type { OutputFile } from "../writer.ts";
+
+/** Per build (the emitter list is shared by every build in a process, a model is not). */
+const collectors = new WeakMap<Model, CsvCollector>();
+
+export function prepareDump({ model, urls }: EmitContext): void {
+  const spammers = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
+  collectors.set(model, spammers);
+  model.observeSpammers((spammer) => spammers.add(toSpammerCells(spammer, urls)));
+}
+
+export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
+  const { model, urls } = ctx;
+  const spammerRows = collectors.get(model);
+  if (!spammerRows) throw new BuildError("the dump emitter ran without its prepare step (no spammer observer was registered)");
+  collectors.delete(model);
+  const week = formatIsoWeek(getIsoWeek(model.asOfMs));
+  const credit = getCredit(ctx);
+
+  const companyRows = new CsvCollector(COMPANY_COLUMNS.map((c) => c.name));
+  for (const company of model.ranked) companyRows.add(toCompanyCells(company, urls));
+  const spammerFiles = withContext("joining the spammer dump", () => spammerRows.finish());
+  const companyFiles = withContext("joining the company dump", () => companyRows.finish());
+
+  const resources: (DumpResource & { gz: Buffer })[] = [
+    {
+      name: "spammers",
+      title: "Reported usernames",
+      description: "Every valid reported username, in username order, with the fields of /api/check/{username}.",
+      path: `spammers-${week}.csv`,
+      bytes: spammerFiles.csv,
+      gz: spammerFiles.gz,
+      columns: SPAMMER_COLUMNS,
+      primaryKey: "username",
+    },
+    {
+      name: "companies",
+      title: "Companies with their complaints",
+      description: "Every company of the catalog in the ranking of /api/companies (complaints, then name, then id), with the fields of its card.",
+      path: `companies-${week}.csv`,
+      bytes: companyFiles.csv,
+      gz: companyFiles.gz,
+      columns: COMPANY_COLUMNS,
+      primaryKey: "id",
+    },
+  ];
+  for (const { name, path, bytes, gz } of resources) {
+    yield { path: `dumps/${path}`, data: bytes };
+    yield { path: `dumps/${name}-latest.csv`, data: bytes };
+    yield { path: `dumps/${path}.gz`, data: gz };
+    yield { path: `dumps/${name}-latest.csv.gz`, data: gz };
+  }
+  yield { path: "dumps/LICENSE.txt", data: renderLicenseText(credit) };
+  yield { path: "dumps/datapackage.json", data: renderDataPackage({ credit, asOfMs: model.asOfMs, week, resources }) };
+}

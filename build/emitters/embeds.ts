@@ -1,0 +1,21 @@
+/**
+ * embed/{style}/{slug}/index.html for every style and company (the iframe widgets, see
+ * build/html/embed.ts), and embed/404.html, the page the server answers with status 404 for an
+ * unknown style or slug under /embed/ (a static host can do the same with one error_page rule).
+ */
+import type { EmitContext } from "../context.ts";
+import { renderEmbed, renderEmbedNotFound } from "../html/embed.ts";
+import { EMBED_STYLES } from "../html/embed-styles.ts";
+import type { OutputFile } from "../writer.ts";
+
+/** Where the 404 page of /embed/ lives in the build; the server's static route reads it. */
+export const EMBED_NOT_FOUND_PATH = "embed/404.html";
+
+export function* emitEmbeds({ model, urls }: EmitContext): Generator<OutputFile> {
+  for (const company of model.ranked) {
+    for (const style of EMBED_STYLES) {
+      yield { path: `embed/${style}/${company.slug}/index.html`, data: renderEmbed(company, urls, style) };
+    }
+  }
+  yield { path: EMBED_NOT_FOUND_PATH, data: renderEmbedNotFound(urls) };
+}

@@ -1,0 +1,62 @@
+/**
+ * rss/ — the feeds: newly reported usernames and companies with rising complaints, as RSS 2.0
+ * (`rss/all.rss`, served at /rss/all), Atom (`rss/all.atom`) and JSON Feed
+ * (`rss/all.feed.json`), and the same per category under `rss/category/{category}.*`. The
+ * extension-less RSS address needs one server route (server/routes/feeds.ts) or one static-host
+ * rule (README "Static hosting").
+ *
+ * The newest usernames are kept during the one report pass (an observer registered in
+ * `prepare`), in top lists of bounded size.
+ */
+import { CATEGORIES, getCategoryLabel, type Category } from "../../core/categories.ts";
+import { DAY_MS } from "../../core/time.ts";
+import { sitePaths } from "../../core/urls.ts";
+import type { EmitContext } from "../context.ts";
+import { getCredit } from "../dump/credit.ts";
+import { BuildError } from "../errors.ts";
+import { NewestUsernames, selectRisingCompanies, sortEntries, toCompanyEntry, toUsernameEntry } from "../feeds/entries.ts";
+import { renderFeed } from "../feeds/render.ts";
+import type { Model } from "../model.ts";
+import type { OutputFile } from "../writer.ts";
+
+const newest = new WeakMap<Model, NewestUsernames>();
+
+export function prepareFeeds({ model }: EmitContext): void {
+  const lists = new NewestUsernames();
+  newest.set(model, lists);
+  model.observeSpammers((spammer) => lists.offer(spammer));
+}
+
+/** The file behind a feed address: `/rss/all` → `rss/all.rss`; Atom and JSON Feed keep their names. */
+function toDistPath(sitePath: string, format: "rss" | "atom" | "json"): string {
+  return format === "rss" ? `${sitePath.slice(1)}.rss` : sitePath.slice(1);
+}
+
+export function* emitFeeds(ctx: EmitContext): Generator<OutputFile> {
+  const { model, urls } = ctx;
+  const lists = newest.get(model);
+  if (!lists) throw new BuildError("the feeds emitter ran without its prepare step (no spammer observer was registered)");
+  newest.delete(model);
+  const credit = getCredit(ctx);
+  const day0Ms = model.day0 * DAY_MS;
+  for (const category of [null, ...CATEGORIES] as (Category | null)[]) {
+    const entries = sortEntries([
+      ...selectRisingCompanies(model.ranked, category).map((company) => toCompanyEntry(company, day0Ms, urls, credit)),
+      ...lists.get(category).map((spammer) => toUsernameEntry(spammer, urls, credit)),
+    ]);
+    const scope = category === null ? "" : ` — ${getCategoryLabel(category)}`;
+    const feed = renderFeed({
+      title: `Newly reported usernames and rising companies${scope}`,
+      description:
+        `The newest reported usernames${category === null ? "" : ` with ${category} reports`} and the companies${category === null ? "" : ` in ${category}`} ` +
+        "whose complaints rose week over week.",
+      links: { home: urls.home(), rss: urls.rss(category), atom: urls.atom(category), json: urls.jsonFeed(category) },
+      updatedMs: model.asOfMs,
+      credit,
+      entries,
+    });
+    yield { path: toDistPath(sitePaths.rss(category), "rss"), data: feed.rss };
+    yield { path: toDistPath(sitePaths.atom(category), "atom"), data: feed.atom };
+    yield { path: toDistPath(sitePaths.jsonFeed(category), "json"), data: feed.json };
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * A page for every person and every content row with an address (model.contentPages): the
+ * pages global search, live search and chat status point at, at exactly the paths of
+ * core/urls.ts sitePaths, written as `<path>/index.html`; plus people/{slug}/avatar.svg, the
+ * initials avatar shown when a person has no absolute http(s) avatar.
+ */
+import { escapeMarkup as e } from "../../core/escape.ts";
+import { formatDate } from "../../core/time.ts";
+import { sitePaths, type Urls } from "../../core/urls.ts";
+import type { EmitContext } from "../context.ts";
+import { renderInitialsAvatar } from "../html/avatar.ts";
+import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
+import type { Model, Person } from "../model.ts";
+import type { VideoChannelRow, VideoRow } from "../snapshot-content.ts";
+import type { OutputFile } from "../writer.ts";
+import { getChatStatuses } from "./chats.ts";
+import { getAvatarUrl } from "./search.ts";
+
+/** `/people/x/avatar.svg` → `people/x/avatar.svg`: the file behind a site path. */
+function toFile(sitePath: string): string {
+  return decodeURIComponent(sitePath.slice(1));
+}
+
+/** `/people/x` → `people/x/index.html`: the file the static lookup finds for that path. */
+function toIndexFile(sitePath: string): string {
+  return `${toFile(sitePath)}/index.html`;
+}
+
+function link(href: string, label: string): string {
+  return `<a href="${e(href)}">${text(label)}</a>`;
+}
+
+interface PageContext {
+  model: Model;
+  urls: Urls;
+  asOf: string;
+}
+
+function personPage(person: Person, company: { name: string; slug: string } | undefined, { urls, asOf }: PageContext): string {
+  // The same picture live search shows for this person (one rule, in the search emitter).
+  const avatar = getAvatarUrl(person.avatar, person.slug, urls);
+  return renderPage({
+    title: `${person.name}: spam complaints`,
+    urls,
+    asOf,
+    body: `<p><img class="avatar" src="${e(avatar)}" alt="" width="96" height="96"></p>
+<h1>${text(person.name)}</h1>
+${renderFacts([
+  ["Complaints naming this person", formatCount(person.reportsCount)],
+  ["Company", company ? link(urls.companyPage(company.slug), company.name) : null],
+])}`,
+  });
+}
+
+function videoPage(video: VideoRow, channel: VideoChannelRow | undefined, { model, urls, asOf }: PageContext): string {
+  const published = model.parseInstant(video.published_at);
+  return renderPage({
+    title: `${video.title} — video`,
+    urls,
+    asOf,
+    body: `<h1>${text(video.title)}</h1>
+${renderFacts([
+  ["Channel", channel ? link(urls.videoChannel(channel.slug), channel.name) : null],
+  ["Published", published === null ? "date unknown" : formatDate(published)],
+])}`,
+  });
+}
+
+function videoChannelPage(channel: VideoChannelRow, videos: VideoRow[], { urls, asOf }: PageContext): string {
+  const list = videos.map((v) => `<li>${link(urls.video(v.slug), v.title)}</li>`).join("\n");
+  return renderPage({
+    title: `${channel.name} — video channel`,
+    urls,
+    asOf,
+    body: `<h1>${text(channel.name)}</h1>
+${renderFacts([["Subscribers", channel.subscribers === null ? "not known" : formatCount(channel.subscribers)]])}
+<h2>Videos</h2>
+${list ? `<ul>\n${list}\n</ul>` : "<p>No videos listed yet.</p>"}`,
+  });
+}
+
+function* emitPeople(ctx: PageContext): Generator<OutputFile> {
+  const companies = new Map(ctx.model.companies.map((c) => [c.id, c]));
+  for (const person of ctx.model.people) {
+    const company = person.companyId === null ? undefined : companies.get(person.companyId);
+    yield { path: toIndexFile(sitePaths.person(person.slug)), data: personPage(person, company, ctx) };
+    yield { path: toFile(sitePaths.personAvatar(person.slug)), data: renderInitialsAvatar(person.name, person.slug) };
+  }
+}
+
+export function* emitContentPages({ model, urls }: EmitContext): Generator<OutputFile> {
+  const ctx: PageContext = { model, urls, asOf: formatDate(model.asOfMs) };
+  const page = (title: string, body: string) => renderPage({ title, body, urls, asOf: ctx.asOf });
+  const content = model.contentPages;
+  yield* emitPeople(ctx);
+  for (const term of content.glossary) {
+    yield { path: toIndexFile(sitePaths.glossary(term.slug)), data: page(`${term.term} — glossary`, `<h1>${text(term.term)}</h1>\n<p>${text(term.definition)}</p>`) };
+  }
+  const channels = new Map(content.videoChannels.map((c) => [c.id, c]));
+  for (const video of content.videos) {
+    const channel = video.channel_id === null ? undefined : channels.get(video.channel_id);
+    yield { path: toIndexFile(sitePaths.video(video.slug)), data: videoPage(video, channel, ctx) };
+  }
+  const videosByChannel = new Map<number | null, VideoRow[]>();
+  for (const video of content.videos) {
+    const list = videosByChannel.get(video.channel_id);
+    if (list) list.push(video);
+    else videosByChannel.set(video.channel_id, [video]);
+  }
+  for (const channel of content.videoChannels) {
+    yield { path: toIndexFile(sitePaths.videoChannel(channel.slug)), data: videoChannelPage(channel, videosByChannel.get(channel.id) ?? [], ctx) };
+  }
+  for (const channel of content.chatChannels) {
+    const facts = renderFacts([
+      ["Username", e(`@${channel.username}`)],
+      ["Subscribers", channel.subscribers === null ? "not known" : formatCount(channel.subscribers)],
+    ]);
+    yield { path: toIndexFile(sitePaths.chatChannel(channel.username)), data: page(`${channel.title} — channel`, `<h1>${text(channel.title)}</h1>\n${facts}`) };
+  }
+  // The verdict and figures of the chat status JSON, computed (and their bad values reported) once.
+  const statuses = new Map(getChatStatuses(model).map((status) => [status.username, status]));
+  const known = (n: number | null) => (n === null ? "not known" : formatCount(n));
+  for (const chat of content.chats) {
+    const status = statuses.get(chat.username)!;
+    const facts = renderFacts([
+      ["Username", e(`@${chat.username}`)],
+      ["Members", known(chat.members)],
+      ["Protected", status.protected ? "yes" : "no"],
+      ["Anti-spam bot", status.botActive ? "active" : "not active"],
+      ["Protection began", status.protectedSinceMs === null ? "never" : formatDate(status.protectedSinceMs)],
+      ["Messages checked", known(status.messagesChecked)],
+      ["Spam messages blocked", known(status.spamBlocked)],
+    ]);
+    yield {
+      path: toIndexFile(sitePaths.chat(chat.username)),
+      data: page(
+        `${chat.title} — chat protection`,
+        `<h1>${text(chat.title)}</h1>
+<p><img src="${e(urls.chatBadge(chat.username))}" alt="${e(`Protection status of @${chat.username}`)}"></p>
+${facts}
+<p>Data: <a href="${e(urls.chatStatus(chat.username))}">protection status (JSON)</a>.</p>`,
+      ),
+    };
+  }
+  for (const post of content.blogPosts) {
+    const excerpt = post.excerpt ? `<p>${text(post.excerpt)}</p>` : "";
+    const published = model.parseInstant(post.published_at);
+    const time = published === null ? "date unknown" : `<time datetime="${formatDate(published)}">${formatDate(published)}</time>`;
+    yield {
+      path: toIndexFile(sitePaths.blogPost(post.slug)),
+      data: page(post.title, `<article>\n<h1>${text(post.title)}</h1>\n<p>${time}</p>\n${excerpt}\n</article>`),
+    };
+  }
+}

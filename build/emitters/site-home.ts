@@ -1,0 +1,78 @@
+/**
+ * index.html, the landing page (what the service is, the top companies, the newest posts, and
+ * links to the docs, the dumps and the feeds), and docs/index.html, the API documentation
+ * (build/html/docs.ts). Examples on both come from this build's own data.
+ */
+import { escapeMarkup as e } from "../../core/escape.ts";
+import { formatDate } from "../../core/time.ts";
+import type { EmitContext } from "../context.ts";
+import { renderDocsBody, type DocsExamples } from "../html/docs.ts";
+import { formatCount, renderPage, text } from "../html/layout.ts";
+import type { Model } from "../model.ts";
+import type { OutputFile } from "../writer.ts";
+
+const TOP_COMPANIES = 10;
+const NEWEST_POSTS = 5;
+
+function getExamples(model: Model): DocsExamples {
+  const company = model.ranked[0];
+  const word = company?.name.split(/\s+/u).find((w) => /^[\p{L}\p{N}]{2,}$/u.test(w));
+  return {
+    companySlug: company?.slug ?? null,
+    searchWord: word ? word.slice(0, 20) : null,
+    username: model.spammerListsReady.top[0]?.username ?? null,
+    chatUsername: model.contentPages.chats[0]?.username ?? null,
+  };
+}
+
+function renderLanding({ model, urls }: EmitContext, asOf: string): string {
+  const companies = model.ranked
+    .slice(0, TOP_COMPANIES)
+    .map((c) => `<li><a href="${e(urls.companyPage(c.slug))}">${text(c.name)}</a>: ${formatCount(c.reportsCount)}</li>`)
+    .join("\n");
+  const posts = model.contentPages.blogPosts
+    .map((post) => ({ post, ms: model.parseInstant(post.published_at) }))
+    .sort((a, b) => (b.ms ?? -Infinity) - (a.ms ?? -Infinity) || a.post.id - b.post.id)
+    .slice(0, NEWEST_POSTS)
+    .map(({ post, ms }) => `<li><a href="${e(urls.blogPost(post.slug))}">${text(post.title)}</a>${ms === null ? "" : ` (${formatDate(ms)})`}</li>`)
+    .join("\n");
+  const username = model.spammerListsReady.top[0]?.username;
+  const list = (items: string) => (items ? `<ul>\n${items}\n</ul>` : "<p>None yet.</p>");
+  return renderPage({
+    title: "Spam reports and company catalog",
+    urls,
+    asOf,
+    body: `<h1>Spam reports and company catalog</h1>
+<p>Check whether a messenger username was reported as a spammer, see which companies people complain about,
+embed a badge on your site, or download the whole data set (CC BY 4.0).
+${formatCount(model.spammerListsReady.total)} reported usernames, ${formatCount(model.ranked.length)} companies.</p>
+<h2>For developers</h2>
+<ul>
+<li><a href="${e(urls.docs())}">API documentation</a>: every endpoint with examples, the limits and the licence.</li>
+${username ? `<li>Try it: <a href="${e(urls.spammer(username))}"><code>${e(urls.spammer(username))}</code></a></li>` : ""}
+<li><a href="${e(urls.detectionRules())}">Spam detection rules</a> (JSON) for chat bots.</li>
+</ul>
+<h2>Most complained-about companies</h2>
+${list(companies)}
+<p><a href="${e(urls.companyList())}">All companies</a></p>
+<h2>Open data</h2>
+<ul>
+<li><a href="${e(urls.dump("spammers-latest.csv"))}">Reported usernames (CSV)</a></li>
+<li><a href="${e(urls.dump("companies-latest.csv"))}">Companies (CSV)</a></li>
+<li><a href="${e(urls.dump("datapackage.json"))}">Data package (every column described)</a></li>
+<li><a href="${e(urls.dump("LICENSE.txt"))}">Licence and credit line</a></li>
+</ul>
+<h2>Feeds</h2>
+<ul>
+<li><a href="${e(urls.rss())}">RSS</a>, <a href="${e(urls.atom())}">Atom</a>, <a href="${e(urls.jsonFeed())}">JSON Feed</a>: newest reported usernames and companies with rising complaints.</li>
+</ul>
+<h2>From the blog</h2>
+${list(posts)}`,
+  });
+}
+
+export function* emitHomePages(ctx: EmitContext): Generator<OutputFile> {
+  const asOf = formatDate(ctx.model.asOfMs);
+  yield { path: "index.html", data: renderLanding(ctx, asOf) };
+  yield { path: "docs/index.html", data: renderPage({ title: "API documentation", urls: ctx.urls, asOf, body: renderDocsBody(ctx.urls, getExamples(ctx.model)) }) };
+}

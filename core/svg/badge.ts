@@ -1,0 +1,115 @@
+/**
+ * Shields-style "flat" badges: a grey label and a coloured value, 20px high, each part as wide
+ * as its text plus padding. Pure functions: data in, SVG text out. The colours keep white text
+ * at a contrast of at least 4.5:1 (WCAG AA for small text), which shields' own palette does not.
+ */
+import { createElement, createSvgDocument, createText, FONT_FAMILY, formatCount } from "./markup.ts";
+import { measureText, toDisplayText, truncateToWidth } from "./text-width.ts";
+
+export const BADGE_HEIGHT = 20;
+/** Space left and right of each text. */
+const PADDING = 6;
+/** A longer label (a company name) is cut with an ellipsis; the accessible name keeps it whole. */
+export const MAX_LABEL_WIDTH = 180;
+
+export const BADGE_COLORS = {
+  label: "#555555",
+  /** No complaints. */
+  green: "#2e7d32",
+  /** Complaints, steady or falling. */
+  amber: "#9a6700",
+  /** Complaints rising week over week, or 100 and more in all. */
+  red: "#c62828",
+  /** A chat without active protection: neutral, not an alarm. */
+  grey: "#6e7781",
+} as const;
+
+export interface BadgeInput {
+  label: string;
+  value: string;
+  color: string;
+  /** What a screen reader says and a tooltip shows; the whole story, untruncated. */
+  accessibleName: string;
+}
+
+export function renderBadge({ label, value, color, accessibleName }: BadgeInput): string {
+  const labelText = truncateToWidth(toDisplayText(label), MAX_LABEL_WIDTH);
+  const valueText = toDisplayText(value);
+  const labelWidth = Math.ceil(measureText(labelText)) + 2 * PADDING;
+  const valueWidth = Math.ceil(measureText(valueText)) + 2 * PADDING;
+  const width = labelWidth + valueWidth;
+  const body =
+    createElement(
+      "linearGradient",
+      { id: "s", x2: "0", y2: "100%" },
+      createElement("stop", { offset: "0", "stop-color": "#bbb", "stop-opacity": ".1" }) + createElement("stop", { offset: "1", "stop-opacity": ".1" }),
+    ) +
+    createElement("clipPath", { id: "r" }, createElement("rect", { width, height: BADGE_HEIGHT, rx: 3, fill: "#fff" })) +
+    createElement(
+      "g",
+      { "clip-path": "url(#r)" },
+      createElement("rect", { width: labelWidth, height: BADGE_HEIGHT, fill: BADGE_COLORS.label }) +
+        createElement("rect", { x: labelWidth, width: valueWidth, height: BADGE_HEIGHT, fill: color }) +
+        createElement("rect", { width, height: BADGE_HEIGHT, fill: "url(#s)" }),
+    ) +
+    createElement(
+      "g",
+      { fill: "#fff", "text-anchor": "middle", "font-family": FONT_FAMILY },
+      createText(labelText, { x: labelWidth / 2, y: 14, fontSize: 11 }) + createText(valueText, { x: labelWidth + valueWidth / 2, y: 14, fontSize: 11 }),
+    );
+  return createSvgDocument(width, BADGE_HEIGHT, accessibleName, body);
+}
+
+/** `no reports`, `1 report`, `1,234 reports`. */
+export function formatReports(count: number): string {
+  if (count === 0) return "no reports";
+  return `${formatCount(count)} ${count === 1 ? "report" : "reports"}`;
+}
+
+export interface CompanyBadgeInput {
+  name: string;
+  reportsCount: number;
+  /** The week-over-week direction as displayed (core/trend.ts). */
+  trendDirection: "up" | "down" | "flat";
+}
+
+/** Green without complaints; red when they rise or reach 100; amber otherwise. */
+export function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInput): string {
+  if (reportsCount === 0) return BADGE_COLORS.green;
+  if (trendDirection === "up" || reportsCount >= 100) return BADGE_COLORS.red;
+  return BADGE_COLORS.amber;
+}
+
+export function renderCompanyBadge(company: CompanyBadgeInput): string {
+  const value = formatReports(company.reportsCount);
+  return renderBadge({
+    label: company.name,
+    value,
+    color: getCompanyBadgeColor(company),
+    accessibleName: `${toDisplayText(company.name)}: ${value}`,
+  });
+}
+
+export interface ChatBadgeInput {
+  username: string;
+  title: string;
+  protected: boolean;
+  /** Date part of protected_since, when known. */
+  protectedSinceDate: string | null;
+  /** Null when the snapshot's count is unreadable: the badge then leaves it out. */
+  spamBlocked: number | null;
+}
+
+/** `spam protection | protected` (green) or `spam protection | not protected` (grey). */
+export function renderChatBadge(chat: ChatBadgeInput): string {
+  const who = `${toDisplayText(chat.title)} (@${chat.username})`;
+  const since = chat.protectedSinceDate ? ` since ${chat.protectedSinceDate}` : "";
+  const blocked = chat.spamBlocked === null ? "" : `, ${formatCount(chat.spamBlocked)} spam ${chat.spamBlocked === 1 ? "message" : "messages"} blocked`;
+  const detail = chat.protected ? `protected${since}${blocked}` : "not protected";
+  return renderBadge({
+    label: "spam protection",
+    value: chat.protected ? "protected" : "not protected",
+    color: chat.protected ? BADGE_COLORS.green : BADGE_COLORS.grey,
+    accessibleName: `Spam protection of ${who}: ${detail}`,
+  });
+}

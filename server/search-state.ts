@@ -1,0 +1,48 @@
+/**
+ * The search side of a loaded build: the global searcher over dist/search/global.json and the
+ * live index over dist/search/live.json + live.bin (build/emitters/search.ts). Both belong to
+ * one build, loaded with it (server/dist-source.ts), so a newly published build answers from its
+ * own indexes and never from the previous build's.
+ *
+ * Loading is the only whole-corpus work: the global searcher derives its n-gram postings from
+ * the texts (faster than reading them), the live index maps its raw arrays back as they are.
+ * Requests then only look up.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { GLOBAL_SEARCH_INDEX_FORMAT, type GlobalSearchIndex } from "../core/search/global-index.ts";
+import { createGlobalSearcher, type GlobalSearcher } from "../core/search/global-searcher.ts";
+import type { LiveIndex } from "../core/search/live-index.ts";
+import { loadLiveIndex } from "../core/search/live-index-format.ts";
+
+/** Where the build writes the indexes (build/emitters/search.ts SEARCH_FILES; the server does not import the build). */
+export const SEARCH_INDEX_PATHS = { global: "search/global.json", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
+
+export interface SearchState {
+  global: GlobalSearcher;
+  live: LiveIndex;
+  /** The build's as_of in milliseconds: "now" for relative times such as a company's `last`. */
+  asOfMs: number;
+}
+
+/** The build's search indexes, or null for a build made before they existed (the routes then answer 503). */
+export async function loadSearchState(root: string, asOf: string): Promise<SearchState | null> {
+  const read = (path: string) => readFile(resolve(root, path));
+  let files: [Buffer, Buffer, Buffer];
+  try {
+    files = await Promise.all([read(SEARCH_INDEX_PATHS.global), read(SEARCH_INDEX_PATHS.liveHeader), read(SEARCH_INDEX_PATHS.liveBinary)]);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const [global, liveHeader, liveBinary] = files;
+  const asOfMs = Date.parse(asOf);
+  if (!Number.isFinite(asOfMs)) throw new Error(`build-report.json as_of is not an instant: ${JSON.stringify(asOf)}`);
+  const globalIndex = JSON.parse(global.toString("utf8")) as GlobalSearchIndex;
+  if (globalIndex.format !== GLOBAL_SEARCH_INDEX_FORMAT) throw new Error(`${SEARCH_INDEX_PATHS.global}: unknown format ${JSON.stringify(globalIndex.format)}`);
+  return {
+    global: createGlobalSearcher(globalIndex),
+    live: loadLiveIndex({ json: liveHeader.toString("utf8"), binary: liveBinary }),
+    asOfMs,
+  };
+}
