@@ -16,7 +16,7 @@ export const sitePaths = {
   companyList: () => "/companies",
   person: (slug: string) => `/people/${seg(slug)}`,
   /** A generated initials avatar, used when the snapshot's avatar is not an absolute http(s) URL. */
-  personAvatar: (slug: string) => `/people/${seg(slug)}/avatar.svg`,
+  personAvatar: (slug: string) => `/avatars/${seg(slug)}.svg`,
   glossary: (slug: string) => `/glossary/${seg(slug)}`,
   video: (slug: string) => `/videos/${seg(slug)}`,
   videoChannel: (slug: string) => `/video-channels/${seg(slug)}`,

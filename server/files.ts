@@ -76,12 +76,13 @@ export function sendFile(request: Request, path: string, body: Buffer, headers?:
 
 /**
  * Looks a URL path up the way a static host configured per the README does:
- * the exact file, else `<path>.json`, else `<path>/index.html`.
+ * the exact file, else `<path>.json`, else `<path>.html`, else `<path>/index.html`. Pages are
+ * `<path>.html` files rather than folders: a folder per page doubled the build's file-system work.
  */
 export async function findStaticFile(root: string, urlPath: string): Promise<{ path: string; body: Buffer } | null> {
   const path = toBuildPath(urlPath);
   if (path === null) return null;
-  const candidates = path === "" ? ["index.html"] : [path, `${path}.json`, `${path}/index.html`];
+  const candidates = path === "" ? ["index.html"] : [path, `${path}.json`, `${path}.html`, `${path}/index.html`];
   for (const candidate of candidates) {
     const body = await readBuildFile(root, candidate);
     if (body) return { path: candidate, body };

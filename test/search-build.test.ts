@@ -71,8 +71,8 @@ describe("the search emitter", () => {
   it("gives people the snapshot's avatar only when it is an absolute http(s) URL", () => {
     // Ivan Petrov's avatar is the relative path /avatars/ivan-petrov.png; Мария Иванова has none.
     expect(readLive().people.map((p) => [p.slug, p.avatar])).toEqual([
-      ["ivan-petrov", `${BASE_URL}/people/ivan-petrov/avatar.svg`],
-      ["mariya-ivanova", `${BASE_URL}/people/mariya-ivanova/avatar.svg`],
+      ["ivan-petrov", `${BASE_URL}/avatars/ivan-petrov.svg`],
+      ["mariya-ivanova", `${BASE_URL}/avatars/mariya-ivanova.svg`],
     ]);
   });
 });

@@ -62,7 +62,7 @@ describe.each(CLIENT_KINDS)("GET /api/search (%s)", (kind) => {
 
   it("describes people with their page, avatar and complaints", async () => {
     expect((await search(client, "ivan")).body.people).toEqual([
-      { name: "Ivan Petrov", url: `${BASE_URL}/people/ivan-petrov`, avatar: `${BASE_URL}/people/ivan-petrov/avatar.svg`, reports_count: 2 },
+      { name: "Ivan Petrov", url: `${BASE_URL}/people/ivan-petrov`, avatar: `${BASE_URL}/avatars/ivan-petrov.svg`, reports_count: 2 },
     ]);
     const people = (await search(crowdedClient, "cap%20person%201")).body.people;
     expect(people).toEqual([{ name: "Cap Person 1", url: `${BASE_URL}/people/cap-person-1`, avatar: "https://cdn.example/cap.png", reports_count: 0 }]);

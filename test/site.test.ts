@@ -78,7 +78,7 @@ describe("the link crawl", () => {
     for (const path of [
       "/api/check/spam_king", "/api/company/alpha-leads", "/api/widget/alpha-leads", "/api/badge/alpha-leads.svg", "/api/card/alpha-leads.svg",
       "/api/chat/traders_chat/status", "/api/chat/traders_chat/badge.svg", "/api/detection-rules", "/embed/badge/alpha-leads",
-      "/company/alpha-leads", "/companies", "/people/ivan-petrov", "/people/ivan-petrov/avatar.svg", "/glossary/hostile-term",
+      "/company/alpha-leads", "/companies", "/people/ivan-petrov", "/avatars/ivan-petrov.svg", "/glossary/hostile-term",
       "/videos/formula-video", "/video-channels/spam-watch-tv", "/channels/spamwatch_news", "/chats/hostile_chat", "/blog/hostile-post",
       "/rss/all", "/rss/category/crypto", "/dumps/spammers-latest.csv", "/docs", "/",
     ]) {
@@ -140,15 +140,15 @@ describe("site pages", () => {
       ...slugs("SELECT 'blog/' || slug FROM blog_posts"),
     ];
     const files = new Set(listFiles(fixture.dist));
-    for (const path of expected) expect(files.has(`${path}/index.html`), path).toBe(true);
-    for (const slug of slugs("SELECT slug FROM people")) expect(files.has(`people/${slug}/avatar.svg`), slug).toBe(true);
+    for (const path of expected) expect(files.has(`${path}.html`), path).toBe(true);
+    for (const slug of slugs("SELECT slug FROM people")) expect(files.has(`avatars/${slug}.svg`), slug).toBe(true);
   });
 
   it.each([
     ["ivan-petrov", "IP", "Ivan Petrov"],
     ["mariya-ivanova", "МИ", "Мария Иванова"],
   ])("draw %s an initials avatar that is well-formed SVG", (slug, initials, name) => {
-    const svg = readDistFile(fixture.dist, `people/${slug}/avatar.svg`);
+    const svg = readDistFile(fixture.dist, `avatars/${slug}.svg`);
     expect(XMLValidator.validate(svg)).toBe(true);
     expect(svg).toContain(`role="img" aria-label="${name}"`);
     expect(svg).toContain(`font-weight="600">${initials}</text>`);
@@ -161,7 +161,7 @@ describe("site pages", () => {
   ])("show chat %s protected: %s, as its status JSON says", async (username, shown, began, checked) => {
     const status = await (await createApp({ dist: fixture.dist }).request(`/api/chat/${username}/status`)).json();
     expect(status.protected).toBe(shown === "yes");
-    const html = readDistFile(fixture.dist, `chats/${username}/index.html`);
+    const html = readDistFile(fixture.dist, `chats/${username}.html`);
     expect(html).toContain(`<dt>Protected</dt><dd>${shown}</dd>`);
     expect(html).toContain(`<dt>Protection began</dt><dd>${began}</dd>`);
     expect(html).toContain(`<dt>Messages checked</dt><dd>${checked}</dd>`);
@@ -192,7 +192,7 @@ describe("site pages", () => {
     ["blog/hostile-post", "@everyone -check this &quot;post&quot; &amp; &lt;more&gt;", "<more>"],
     ["videos/formula-video", "+cmd|&#39; /C calc&#39;!A0 &quot;quoted&quot; video", "+cmd|'"],
   ])("escapes the hostile title of %s", (path, escaped, raw) => {
-    const html = readDistFile(fixture.dist, `${path}/index.html`);
+    const html = readDistFile(fixture.dist, `${path}.html`);
     expect(html).toContain(`<h1><bdi>${escaped}</bdi></h1>`);
     expect(html).not.toContain(raw);
     expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
@@ -252,13 +252,13 @@ describe("content rows without a usable address", () => {
       { table: "glossary", id: 11, slug: "AFFILIATE-NETWORK" },
       { table: "chats", id: 10, username: "@Traders_Chat" },
     ]);
-    const traders = readDistFile(odd.dist, "chats/traders_chat/index.html");
+    const traders = readDistFile(odd.dist, "chats/traders_chat.html");
     expect(traders).toContain("<h1><bdi>Traders chat</bdi></h1>");
-    expect(readDistFile(odd.dist, "glossary/affiliate-network/index.html")).toContain("<h1><bdi>Affiliate network</bdi></h1>");
+    expect(readDistFile(odd.dist, "glossary/affiliate-network.html")).toContain("<h1><bdi>Affiliate network</bdi></h1>");
   });
 
   it("drop bidi controls from the name in copy-paste snippets, where they would reverse the code", () => {
-    const html = readDistFile(odd.dist, "company/flip/index.html");
+    const html = readDistFile(odd.dist, "company/flip.html");
     expect(html).toContain("<h1><bdi>Flip \u202ecipf [x]</bdi></h1>");
     expect(html).toContain(`[![Flip cipf \\[x\\]: spam complaints](${BASE_URL}/api/badge/flip.svg)](${BASE_URL}/company/flip)`);
     expect(html).toContain("title=&quot;Flip cipf [x]: spam complaints&quot;");

@@ -1,5 +1,5 @@
 /**
- * embed/{style}/{slug}/index.html for every style and company (the iframe widgets, see
+ * embed/{style}/{slug}.html for every style and company (the iframe widgets, see
  * build/html/embed.ts), and embed/404.html, the page the server answers with status 404 for an
  * unknown style or slug under /embed/ (a static host can do the same with one error_page rule).
  */
@@ -14,7 +14,7 @@ export const EMBED_NOT_FOUND_PATH = "embed/404.html";
 export function* emitEmbeds({ model, urls }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
     for (const style of EMBED_STYLES) {
-      yield { path: `embed/${style}/${company.slug}/index.html`, data: renderEmbed(company, urls, style) };
+      yield { path: `embed/${style}/${company.slug}.html`, data: renderEmbed(company, urls, style) };
     }
   }
   yield { path: EMBED_NOT_FOUND_PATH, data: renderEmbedNotFound(urls) };

@@ -1,7 +1,7 @@
 /**
  * A page for every person and every content row with an address (model.contentPages): the
  * pages global search, live search and chat status point at, at exactly the paths of
- * core/urls.ts sitePaths, written as `<path>/index.html`; plus people/{slug}/avatar.svg, the
+ * core/urls.ts sitePaths, written as `<path>.html`; plus avatars/{slug}.svg, the
  * initials avatar shown when a person has no absolute http(s) avatar.
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
@@ -16,14 +16,18 @@ import type { OutputFile } from "../writer.ts";
 import { getChatStatuses } from "./chats.ts";
 import { getAvatarUrl } from "./search.ts";
 
-/** `/people/x/avatar.svg` → `people/x/avatar.svg`: the file behind a site path. */
+/** `/avatars/x.svg` → `avatars/x.svg`: the file behind a site path. */
 function toFile(sitePath: string): string {
   return decodeURIComponent(sitePath.slice(1));
 }
 
-/** `/people/x` → `people/x/index.html`: the file the static lookup finds for that path. */
+/**
+ * `/people/x` → `people/x.html`: the file the static lookup finds for that path. A file beside
+ * its siblings rather than `people/x/index.html`, because a folder per page doubles the
+ * file-system work of a build with hundreds of thousands of pages.
+ */
 function toIndexFile(sitePath: string): string {
-  return `${toFile(sitePath)}/index.html`;
+  return `${toFile(sitePath)}.html`;
 }
 
 function link(href: string, label: string): string {

@@ -1,6 +1,6 @@
 /**
  * The company pages that API URLs point at, so every URL the API emits resolves on the same
- * deployment (DESIGN "URLs"): company/{slug}/index.html (a company's card for a person, with its
+ * deployment (DESIGN "URLs"): company/{slug}.html (a company's card for a person, with its
  * badge and copy-paste snippets for the badge and each embed) and companies/index.html plus
  * companies/page/{n}/index.html (the ranked list, 50 a page). Layout: build/html/layout.ts.
  */
@@ -85,7 +85,7 @@ export function* emitSitePages(ctx: EmitContext): Generator<OutputFile> {
   const { model } = ctx;
   const asOf = formatDate(model.asOfMs);
   for (const company of model.ranked) {
-    yield { path: `company/${company.slug}/index.html`, data: companyPage(company, ctx, asOf) };
+    yield { path: `company/${company.slug}.html`, data: companyPage(company, ctx, asOf) };
   }
   const ranked = model.ranked;
   const pages = Math.max(1, Math.ceil(ranked.length / DEFAULT_COMPANY_LIMIT));

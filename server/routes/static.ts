@@ -1,4 +1,4 @@
-/** Every other path: a file of the build (exact, `.json` added, or a folder's index.html). */
+/** Every other path: a file of the build (exact, `.json` or `.html` added, or a folder's index.html). */
 import { findStaticFile, readBuildFile, sendFile } from "../files.ts";
 import { sendJson, sendProblem } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
