@@ -34,6 +34,8 @@ export interface BuildSummary {
   bytes: number;
   /** Seconds per emitter; the check emitter's includes the pass over reports. */
   timings: Record<string, number>;
+  /** Resident set size in MiB when each emitter finished (where a build's memory goes). */
+  rssAfter: Record<string, number>;
   /** Check files, and the seconds the check emitter ran (the report pass, JSON, handing files to the writer). */
   checkPhase: { files: number; seconds: number };
   /** Every file, and the seconds the writer thread spent hashing and writing them. */
@@ -76,6 +78,7 @@ function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<Buil
     const ctx: EmitContext = { model, urls: createUrls(options.baseUrl) };
     const progress = createProgress(options.progress ?? null, model.reportCount);
     const timings: Record<string, number> = {};
+    const rssAfter: Record<string, number> = {};
     const checkPhase = { files: 0, seconds: 0 };
     const emitters = options.emitters ?? EMITTERS;
     for (const emitter of emitters) emitter.prepare?.(ctx);
@@ -90,6 +93,7 @@ function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<Buil
         writer.write(next.value);
       }
       timings[emitter.name] = (performance.now() - started) / 1000;
+      rssAfter[emitter.name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
       if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name] });
     }
     writer.finish({
@@ -105,6 +109,7 @@ function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<Buil
       files: writer.fileCount + 1,
       bytes: writer.byteCount,
       timings,
+      rssAfter,
       checkPhase,
       writes: { files: writer.fileCount, seconds: writer.writeSeconds },
     };

@@ -37,11 +37,19 @@ class FileSink {
   write(path, data) {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     this.store(path, bytes);
-    const line = `${this.fileCount === 0 ? "" : ",\n"}{"path":${JSON.stringify(path)},"size":${bytes.byteLength},"sha256":"${hashContent(bytes)}"}`;
+    this.list(path, bytes.byteLength, hashContent(bytes));
+  }
+
+  /**
+   * Lists a file that is already in place (written by someone else) in the manifest.
+   * @param {string} path @param {number} size @param {string} sha256
+   */
+  list(path, size, sha256) {
+    const line = `${this.fileCount === 0 ? "" : ",\n"}{"path":${JSON.stringify(path)},"size":${size},"sha256":"${sha256}"}`;
     this.pending.push(line);
     this.pendingLength += line.length;
     this.fileCount++;
-    this.byteCount += bytes.byteLength;
+    this.byteCount += size;
     if (this.pendingLength >= FLUSH_AT) this.flush();
   }
 

@@ -10,8 +10,8 @@ import { getUsernameRejection } from "../core/username.ts";
 import { compareCodePoints, compareNames } from "../core/order.ts";
 import { MAX_SAMPLES, Rejections } from "./rejections.ts";
 import {
-  iterateUsernameGroups, readAliases, readCompanies, readCompanyAggregates, readInstant, readMeta, readNewestReport, readPeople,
-  readFingerprintProfiles, type FingerprintProfileRow, readPersonCounts, countReports, iterateUnnamedOddities, tallyCategories, USERNAME_GROUP as G, type Snapshot, type UsernameGroupRow,
+  iterateUsernameGroups, readAliases, readCompanies, readInstant, readMeta, readNewestReport, readPeople, readFingerprintProfiles,
+  startSideAggregates, countReports, tallyCategories, USERNAME_GROUP as G, type FingerprintProfileRow, type SideAggregates, type Snapshot, type UsernameGroupRow,
 } from "./snapshot.ts";
 import { BuildError } from "./errors.ts";
 import { readContent, type ContentRows } from "./snapshot-content.ts";
@@ -130,7 +130,8 @@ export class Model {
    */
   *spammers(onProgress?: (reports: number) => void): Generator<Spammer> {
     if (this.spammerLists) throw new BuildError("the report pass runs once per build");
-    this.countReportsPerCompanyAndPerson();
+    // Company and person aggregates run beside this pass; nothing yielded here reads them.
+    const side = startSideAggregates(this.db, (this.day0 - (TREND_DAYS - 1)) * 86_400);
     const overall = new TopList<Spammer>(TOP_LIST_SIZE, compareSpammers);
     const perCategory = CATEGORIES.map(() => new TopList<Spammer>(TOP_LIST_SIZE, compareSpammers));
     const day0Start = this.day0 * 86_400;
@@ -172,6 +173,7 @@ export class Model {
       }
     }
     onProgress?.(processed);
+    this.applySideAggregates(side.take());
     this.spammerLists = {
       total,
       top: overall.items,
@@ -223,13 +225,12 @@ export class Model {
   }
 
   /** Company and person complaint counts, aggregated by SQLite, plus the rejections among reports without a username. */
-  private countReportsPerCompanyAndPerson(): void {
-    for (const [id, createdAt, category, dated, position] of iterateUnnamedOddities(this.db)) {
+  private applySideAggregates({ companies, people, oddities }: SideAggregates): void {
+    for (const [id, createdAt, category, dated, position] of oddities) {
       if (!dated) this.rejections.add("report_invalid_created_at", { report_id: id, created_at: createdAt });
       else if (position === 0) this.rejections.add("report_unknown_category", { report_id: id, category });
     }
-    const since = (this.day0 - (TREND_DAYS - 1)) * 86_400;
-    for (const [id, count, first, last, dayOffsets, categories, firstReportId] of readCompanyAggregates(this.db, since)) {
+    for (const [id, count, first, last, dayOffsets, categories, firstReportId] of companies) {
       const company = this.companyById.get(id);
       if (!company) {
         this.rejections.add("report_unknown_company", { company_id: id, reports: count, report_id: firstReportId }, count);
@@ -246,12 +247,13 @@ export class Model {
       }
       tallyCategories(categories, company.categoryCounts);
     }
-    for (const [id, count, firstReportId] of readPersonCounts(this.db)) {
+    for (const [id, count, firstReportId] of people) {
       const person = this.personById.get(id);
       if (person) person.reportsCount = count;
       else this.rejections.add("report_unknown_person", { person_id: id, reports: count, report_id: firstReportId }, count);
     }
   }
+
 
   /** DESIGN "Now": meta as_of, else the newest report. Never the clock. */
   private resolveAsOf(): number {

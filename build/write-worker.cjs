@@ -56,6 +56,9 @@ port.on("message", (message) => {
         sink.write(current, message.data[i]);
       }
       busyMs += performance.now() - started;
+    } else if (message.type === "listed") {
+      current = message.path;
+      sink.list(message.path, message.size, message.sha256);
     } else if (message.type === "finish") {
       sink.finish(message.extra);
       closeSync(manifestFd);

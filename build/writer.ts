@@ -8,9 +8,10 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { BuildError } from "./errors.ts";
-import { mkdirSync } from "node:fs";
+import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FileSink, MANIFEST_PATH } from "./file-sink.cjs";
+import { FileSink, hashContent, MANIFEST_PATH } from "./file-sink.cjs";
 
 export { hashContent, MANIFEST_PATH } from "./file-sink.cjs";
 
@@ -35,6 +36,8 @@ export interface Writer {
 /** Paths we emit are ASCII words separated by `/`; anything else is a bug or hostile data. */
 const SAFE_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]*\/)*[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const BATCH_FILES = 256;
+/** Files at least this long (bytes, or UTF-16 units for text) skip the worker: see writeLarge. */
+const LARGE_FILE = 1 << 20;
 /** Batches queued ahead of the worker: enough to keep it busy, few enough to bound memory. */
 const MAX_IN_FLIGHT = 64;
 
@@ -57,7 +60,7 @@ class ThreadedDiskWriter implements Writer {
   /** Set once the worker failed or was stopped; every later call throws it again. */
   private failure: BuildError | null = null;
 
-  constructor(root: string) {
+  constructor(private readonly root: string) {
     mkdirSync(root, { recursive: true });
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
@@ -75,11 +78,45 @@ class ThreadedDiskWriter implements Writer {
 
   write(file: OutputFile): void {
     checkPath(file.path);
+    if (file.data.length >= LARGE_FILE) return this.writeLarge(file);
     this.paths.push(file.path);
     this.data.push(file.data);
     this.fileCount++;
     if (this.paths.length >= BATCH_FILES) this.send();
   }
+
+  /**
+   * A large file (a dump, a search index) is written and hashed here rather than posted:
+   * posting copies it into the worker, so a 150 MB file would briefly cost 300 MB. The worker
+   * only lists it in the manifest, after the batches before it, so the order stays the build's.
+   */
+  private writeLarge({ path, data }: OutputFile): void {
+    this.send();
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    const target = join(this.root, path);
+    // The same buffer handed over twice (a dump under its weekly and its "latest" name) is
+    // one file with two names: a hard link costs neither the write nor the hash again.
+    const earlier = typeof data === "string" ? undefined : this.largeFiles.get(data);
+    let sha256: string;
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      if (earlier) {
+        linkSync(join(this.root, earlier.path), target);
+        sha256 = earlier.sha256;
+      } else {
+        writeFileSync(target, bytes);
+        sha256 = hashContent(bytes);
+        if (typeof data !== "string") this.largeFiles.set(data, { path, sha256 });
+      }
+    } catch (error) {
+      throw new BuildError(`writing ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    this.post({ type: "listed", path, size: bytes.byteLength, sha256 });
+    this.fileCount++;
+  }
+
+  /** Large files written so far, by the buffer they were written from (see writeLarge). */
+  private readonly largeFiles = new WeakMap<Uint8Array, { path: string; sha256: string }>();
 
   finish(extra: Record<string, unknown>): void {
     this.send();

@@ -75,13 +75,14 @@ describe("the build", () => {
       expect(byReason.get(reason), reason).toMatchObject({ count: n });
       expect((byReason.get(reason) as { samples: unknown[] }).samples.length).toBeGreaterThan(0);
     }
+    // Samples come in the order the build meets them: the username pass, then reports without a username.
     expect(byReason.get("report_invalid_created_at")).toMatchObject({
       count: 2,
-      samples: [{ report_id: 26, created_at: "now" }, { report_id: 17, username: "solo_user" }],
+      samples: [{ report_id: 17, username: "solo_user" }, { report_id: 26, created_at: "now" }],
     });
     expect(byReason.get("report_unknown_company")).toMatchObject({ count: 1, samples: [{ report_id: 22, company_id: 42 }] });
     expect(byReason.get("company_invalid_slug")).toMatchObject({ count: 1, samples: [{ company_id: 8, slug: "bad slug!" }] });
-    expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ report_id: 25, category: "bogus" }, { username: "spam_king", reports: 1 }] });
+    expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ username: "spam_king", reports: 1 }, { report_id: 25, category: "bogus" }] });
     expect(report.counts.usernames).toBe(6);
   });
 

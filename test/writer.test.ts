@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../build/errors.ts";
@@ -22,6 +22,38 @@ describe("the writer", () => {
     memory.finish({ as_of: "x" });
     expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
     expect(readFileSync(join(root, "api/check/u999.json"), "utf8")).toBe('{"i":999,"text":"é<&>"}');
+    expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("writes large files on the calling thread and lists them in the manifest in build order", () => {
+    const root = join(dir, "large");
+    const disk = createDiskWriter(root);
+    const memory = new MemoryWriter();
+    const big = Buffer.alloc(3 << 20, "é,\r\n");
+    const bigText = "x".repeat(1 << 20);
+    const files = [
+      { path: "a/small-before.json", data: "1" },
+      { path: "dumps/big.csv", data: big },
+      { path: "a/small-between.json", data: "2" },
+      { path: "search/big.json", data: bigText },
+      { path: "a/small-after.json", data: "3" },
+      { path: "dumps/big-latest.csv", data: big },
+    ];
+    for (const file of files) {
+      disk.write(file);
+      memory.write(file);
+    }
+    disk.finish({});
+    memory.finish({});
+    expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
+    const listed = (JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as { files: { path: string; size: number }[] }).files;
+    expect(listed.map((f) => f.path)).toEqual(files.map((f) => f.path));
+    expect(readFileSync(join(root, "dumps/big.csv")).equals(big)).toBe(true);
+    expect(readFileSync(join(root, "search/big.json"), "utf8")).toBe(bigText);
+    // The same buffer twice is one file with two names.
+    expect(statSync(join(root, "dumps/big-latest.csv")).ino).toBe(statSync(join(root, "dumps/big.csv")).ino);
+    expect(readFileSync(join(root, "dumps/big-latest.csv")).equals(big)).toBe(true);
+    expect(disk.fileCount).toBe(6);
     expect(disk.byteCount).toBe(memory.byteCount);
   });
 
