@@ -98,6 +98,8 @@ describe.each(CLIENT_KINDS)("files and protocol (%s)", (kind) => {
     const body = (await (await client.fetch("/api")).json()) as any;
     expect(body.as_of).toBe("2026-03-11T10:00:00Z");
     expect(body.endpoints).toContain(`${BASE_URL}/api/check/{username}`);
+    expect(body.endpoints).toContain(`${BASE_URL}/api/search/global?q=&limit=`);
+    expect(body.endpoints).toContain(`${BASE_URL}/rss/all`);
   });
 });
 
