@@ -1,9 +1,10 @@
 /**
- * The one escaper for markup (HTML now, SVG and feeds later): every text node and attribute value
- * goes through it. Control characters other than tab, newline and carriage return are dropped,
- * because XML 1.0 cannot carry them at all and browsers show them as garbage.
+ * The one escaper for markup (HTML, SVG, feeds): every text node and attribute value goes
+ * through it. Control characters other than tab, newline and carriage return are dropped: the C0
+ * ones because XML 1.0 cannot carry them at all, the C1 ones (U+0080–U+009F, mojibake from a
+ * Latin-1 export) because XML 1.0 only tolerates them, XML 1.1 forbids them and nothing draws them.
  */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g;
 const SPECIAL = /[&<>"']/g;
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

@@ -8,6 +8,7 @@ import { formatDate, formatInstant } from "../core/time.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../core/trend.ts";
 import { getUsernameRejection, normalizeUsername } from "../core/username.ts";
 import { checkBaseUrl, createUrls } from "../core/urls.ts";
+import { escapeMarkup, removeControlCharacters } from "../core/escape.ts";
 import { slugify } from "../core/transliterate.ts";
 
 describe("usernames", () => {
@@ -153,6 +154,23 @@ describe("categories", () => {
 
   it("has a label for every category", () => {
     for (const c of CATEGORIES) expect(getCategoryLabel(c)).toMatch(/^[A-Z]/);
+  });
+});
+
+describe("the markup escaper", () => {
+  it.each([
+    ["<b>\"Q\" & 'x'</b>", "&lt;b&gt;&quot;Q&quot; &amp; &#39;x&#39;&lt;/b&gt;"],
+    ["bell\u0007 escape\u001b delete\u007f", "bell escape delete"],
+    ["C1 \u0080next\u0085line\u009f", "C1 nextline"],
+    ["tab\tnewline\ncr\r", "tab\tnewline\ncr\r"],
+    ["ü é Ω ш \u202e 🙂", "ü é Ω ш \u202e 🙂"],
+    ["not a char \uffff\ufffe", "not a char "],
+  ])("escapes %j as %j", (text, escaped) => {
+    expect(escapeMarkup(text)).toBe(escaped);
+  });
+
+  it("drops the same control characters from plain text without escaping the rest", () => {
+    expect(removeControlCharacters("=a\u0001&\u0090<")).toBe("=a&<");
   });
 });
 

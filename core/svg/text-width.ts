@@ -6,6 +6,7 @@
  * looks fine, a clipped name does not. The classes are explicit code point ranges, not
  * `\p{…}` regexes, whose answers change with the Unicode version of the Node that runs them.
  */
+import { removeControlCharacters } from "../escape.ts";
 import { VERDANA_11_TENTHS } from "./verdana-widths.ts";
 
 /** The size the table was measured at; other sizes scale linearly. */
@@ -111,12 +112,10 @@ export function truncateToWidth(text: string, maxWidth: number, fontSize = BASE_
 /**
  * What a name looks like on one SVG line: runs of white space (tabs and newlines included) as
  * one space, trimmed, the way SVG's default white-space handling draws them; measuring this
- * form measures what is drawn. C1 controls go too: XML 1.0 tolerates them but nothing draws
- * them, and the markup escaper drops only the C0 ones.
+ * form measures what is drawn. Control characters go first, as the markup escaper drops them.
  */
 export function toDisplayText(text: string): string {
-  return text
-    .replace(/[\u0080-\u0084\u0086-\u009f]/g, "")
-    .replace(/[\t\n\r\f\v \u0085\u00a0\u2028\u2029]+/g, " ")
+  return removeControlCharacters(text)
+    .replace(/[\t\n\r\f\v \u00a0\u2028\u2029]+/g, " ")
     .trim();
 }
