@@ -4,6 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { EMBED_CSP_HEADER } from "../core/embed-policy.ts";
 import { FIVE_MINUTES, sendBody } from "./respond.ts";
 
 const TYPES: Record<string, string> = {
@@ -59,18 +60,13 @@ export async function readBuildFile(root: string, path: string): Promise<Buffer 
   }
 }
 
-/**
- * Embeds (embed/…) are framed by any site: the same strict policy as their meta CSP plus
- * `frame-ancestors *`, which only a header can carry; no X-Frame-Options, which would forbid framing.
- */
-export const EMBED_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
 export function sendFile(request: Request, path: string, body: Buffer, headers?: Record<string, string>, status?: number): Response {
   return sendBody(request, body, {
     status,
     type: getContentType(path),
     cacheControl: status === 404 ? "no-store" : NO_CACHE.has(path) ? "no-cache" : FIVE_MINUTES,
-    headers: path.startsWith("embed/") ? { ...headers, "content-security-policy": EMBED_CSP } : headers,
+    headers: path.startsWith("embed/") ? { ...headers, "content-security-policy": EMBED_CSP_HEADER } : headers,
   });
 }
 

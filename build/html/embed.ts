@@ -7,6 +7,7 @@
  */
 import { getCategoryLabel } from "../../core/categories.ts";
 import { escapeMarkup as e } from "../../core/escape.ts";
+import { EMBED_CSP } from "../../core/embed-policy.ts";
 import type { TrendDirection } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
 import { renderWidget } from "../emitters/company.ts";
@@ -14,8 +15,6 @@ import type { Company } from "../model.ts";
 import { EMBED_SIZES, type EmbedStyle } from "./embed-styles.ts";
 import { formatCount } from "./layout.ts";
 
-/** The policy of every embed; the server's header adds `frame-ancestors *` (server/files.ts). */
-export const EMBED_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const FONT = "system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif";
 const BASE_CSS = `html,body{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}body{font:12px/1.25 ${FONT}}a{text-decoration:none;color:inherit}.e{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}`;
