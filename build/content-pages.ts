@@ -8,7 +8,7 @@
  */
 import { isValidUsername, normalizeUsername } from "../core/username.ts";
 import type { Rejections } from "./rejections.ts";
-import type { BlogPostRow, ChatChannelRow, ChatRow, ContentRows, GlossaryRow, VideoChannelRow, VideoRow } from "./snapshot-content.ts";
+import type { ContentRows } from "./snapshot-content.ts";
 
 const PATH_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -18,14 +18,7 @@ export function isPathSlug(slug: string): boolean {
 }
 
 /** The content rows with an address: slugs lower-cased, usernames normalised, each unique in its table. */
-export interface ContentPages {
-  glossary: GlossaryRow[];
-  videoChannels: VideoChannelRow[];
-  videos: VideoRow[];
-  chatChannels: ChatChannelRow[];
-  chats: ChatRow[];
-  blogPosts: BlogPostRow[];
-}
+export type ContentPages = Omit<ContentRows, "detectionRules">;
 
 export function selectContentPages(content: ContentRows, rejections: Rejections): ContentPages {
   const bySlug = <T extends { id: number; slug: string }>(table: string, rows: T[]) =>

@@ -52,6 +52,17 @@ export function createUrls(baseUrl: string): Urls {
   return urls as Urls;
 }
 
+/**
+ * A person's avatar: the snapshot's value when it is an absolute http(s) URL (an image hosted
+ * elsewhere), else the initials avatar the build generates, which always exists. A relative path
+ * from the snapshot would point at a file this deployment does not have.
+ */
+export function getAvatarUrl(avatar: string | null, slug: string, urls: Urls): string {
+  const text = avatar?.trim() ?? "";
+  if (/^https?:\/\/[^\s/?#]+/i.test(text) && URL.canParse(text)) return new URL(text).href;
+  return urls.personAvatar(slug);
+}
+
 /** A base URL must be an absolute http(s) URL without query or fragment. */
 export function checkBaseUrl(value: string): string | null {
   let url: URL;

@@ -7,7 +7,7 @@ import { readInstant } from "../build/snapshot.ts";
 import { formatDate, formatInstant } from "../core/time.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../core/trend.ts";
 import { getUsernameRejection, normalizeUsername } from "../core/username.ts";
-import { checkBaseUrl, createUrls } from "../core/urls.ts";
+import { checkBaseUrl, createUrls, getAvatarUrl } from "../core/urls.ts";
 import { escapeMarkup, removeControlCharacters } from "../core/escape.ts";
 import { slugify } from "../core/transliterate.ts";
 
@@ -171,6 +171,20 @@ describe("the markup escaper", () => {
 
   it("drops the same control characters from plain text without escaping the rest", () => {
     expect(removeControlCharacters("=a\u0001&\u0090<")).toBe("=a&<");
+  });
+});
+
+describe("avatars", () => {
+  const urls = createUrls("https://api.example.org");
+  it.each([
+    ["https://cdn.example.net/a.png", "https://cdn.example.net/a.png"],
+    ["  HTTP://CDN.example.net/a b.png ", "http://cdn.example.net/a%20b.png"],
+    ["/avatars/ivan.png", "https://api.example.org/avatars/ivan.svg"],
+    ["javascript:alert(1)", "https://api.example.org/avatars/ivan.svg"],
+    ["https://", "https://api.example.org/avatars/ivan.svg"],
+    [null, "https://api.example.org/avatars/ivan.svg"],
+  ])("uses %j as %j", (avatar, expected) => {
+    expect(getAvatarUrl(avatar, "ivan", urls)).toBe(expected);
   });
 });
 

@@ -16,7 +16,7 @@ import { createGlobalSearchIndex } from "../../core/search/global-index.ts";
 import { createLiveIndex, type LiveCompany, type LivePerson } from "../../core/search/live-index.ts";
 import { serializeLiveIndex } from "../../core/search/live-index-format.ts";
 import { UsernameCollector } from "../../core/search/ranked-usernames.ts";
-import type { Urls } from "../../core/urls.ts";
+import { getAvatarUrl, type Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import { BuildError } from "../errors.ts";
 import type { Company, Model, Person } from "../model.ts";
@@ -62,8 +62,3 @@ function toLivePerson(person: Person, urls: Urls): LivePerson {
   return { name: person.name, slug: person.slug, avatar: getAvatarUrl(person.avatar, person.slug, urls), reportsCount: person.reportsCount };
 }
 
-/** The snapshot's avatar when it is an absolute http(s) URL; else the generated one, which always exists. */
-export function getAvatarUrl(avatar: string | null, slug: string, urls: Urls): string {
-  if (avatar !== null && /^https?:\/\/[^\s/?#]+/i.test(avatar.trim()) && URL.canParse(avatar.trim())) return new URL(avatar.trim()).href;
-  return urls.personAvatar(slug);
-}

@@ -6,7 +6,7 @@
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
 import { formatDate } from "../../core/time.ts";
-import { sitePaths, type Urls } from "../../core/urls.ts";
+import { getAvatarUrl, sitePaths, type Urls } from "../../core/urls.ts";
 import type { EmitContext } from "../context.ts";
 import { renderInitialsAvatar } from "../html/avatar.ts";
 import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
@@ -14,7 +14,6 @@ import type { Model, Person } from "../model.ts";
 import type { VideoChannelRow, VideoRow } from "../snapshot-content.ts";
 import type { OutputFile } from "../writer.ts";
 import { getChatStatuses } from "./chats.ts";
-import { getAvatarUrl } from "./search.ts";
 
 /** `/avatars/x.svg` → `avatars/x.svg`: the file behind a site path. */
 function toFile(sitePath: string): string {

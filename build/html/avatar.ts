@@ -1,6 +1,6 @@
 /**
  * The generated initials avatar at avatars/{slug}.svg, shown when a person's snapshot avatar
- * is not an absolute http(s) URL (the rule: getAvatarUrl in build/emitters/search.ts). It is
+ * is not an absolute http(s) URL (the rule: getAvatarUrl in core/urls.ts). It is
  * written for every person, so any link to it resolves. The colour comes from a hash of the slug:
  * the same person looks the same in every build, and nothing depends on the machine.
  */
