@@ -7,7 +7,8 @@
 import { CATEGORIES } from "../../core/categories.ts";
 import { removeControlCharacters } from "../../core/escape.ts";
 import type { Urls } from "../../core/urls.ts";
-import { renderCheckResult } from "../emitters/check.ts";
+import { formatInstant } from "../../core/time.ts";
+import { getWeekTrend } from "../../core/trend.ts";
 import { renderCompanyCard } from "../emitters/company.ts";
 import type { Company, Spammer } from "../model.ts";
 import type { Cell } from "./csv.ts";
@@ -37,20 +38,24 @@ const CATEGORY_ENUM = [...CATEGORIES];
 /** Control characters go before JSON escaping, which would otherwise keep them as `\u001b`. */
 const list = (values: string[]): string => JSON.stringify(values.map(removeControlCharacters));
 
-type CheckResult = ReturnType<typeof renderCheckResult>;
+/** A spammer row: the model's aggregate and its API address (the check file's `url`). */
+interface SpammerRow {
+  spammer: Spammer;
+  url: string;
+}
 
-export const SPAMMER_COLUMNS: Column<CheckResult>[] = [
-  { name: "username", type: "string", description: "Reported username, normalised: trimmed, one leading @ removed, lower-cased.", constraints: { required: true, unique: true, pattern: "[a-z0-9_]{1,64}" }, cell: (r) => r.username },
-  { name: "reports_count", type: "integer", description: "Reports (complaints) naming the username.", constraints: { required: true, minimum: 1 }, cell: (r) => r.reports_count },
-  { name: "unique_reports", type: "integer", description: "Distinct reporters among those reports.", constraints: { required: true, minimum: 1 }, cell: (r) => r.unique_reports },
-  { name: "confidence_max", type: "integer", description: "Highest confidence any reporter gave.", constraints: { required: true }, cell: (r) => r.confidence_max },
-  { name: "first_seen", type: "datetime", format: "default", description: "Time of the first report, UTC.", constraints: { required: true }, cell: (r) => r.first_seen },
-  { name: "last_seen", type: "datetime", format: "default", description: "Time of the latest report, UTC.", constraints: { required: true }, cell: (r) => r.last_seen },
-  { name: "last_7_days", type: "integer", description: WEEK_NOTE, constraints: { required: true, minimum: 0 }, cell: (r) => r.last_7_days },
-  { name: "week_trend", type: "number", description: TREND_NOTE, constraints: { required: true, minimum: -100 }, cell: (r) => r.week_trend },
-  { name: "primary_category", type: "string", description: "The category its reports name most (ties in the order of the enum); empty when no report names one.", constraints: { enum: CATEGORY_ENUM }, cell: (r) => r.categories[0] ?? null },
-  { name: "categories", type: "array", description: `Categories its reports name, most frequent first. ${LIST_NOTE}`, constraints: { required: true }, cell: (r) => list(r.categories) },
-  { name: "companies", type: "array", description: `Slugs of the companies named with it, most-named first (see companies.slug). ${LIST_NOTE}`, constraints: { required: true }, cell: (r) => list(r.companies.map((c) => c.slug)) },
+export const SPAMMER_COLUMNS: Column<SpammerRow>[] = [
+  { name: "username", type: "string", description: "Reported username, normalised: trimmed, one leading @ removed, lower-cased.", constraints: { required: true, unique: true, pattern: "[a-z0-9_]{1,64}" }, cell: (r) => r.spammer.username },
+  { name: "reports_count", type: "integer", description: "Reports (complaints) naming the username.", constraints: { required: true, minimum: 1 }, cell: (r) => r.spammer.reportsCount },
+  { name: "unique_reports", type: "integer", description: "Distinct reporters among those reports.", constraints: { required: true, minimum: 1 }, cell: (r) => r.spammer.uniqueReports },
+  { name: "confidence_max", type: "integer", description: "Highest confidence any reporter gave.", constraints: { required: true }, cell: (r) => r.spammer.confidenceMax },
+  { name: "first_seen", type: "datetime", format: "default", description: "Time of the first report, UTC.", constraints: { required: true }, cell: (r) => formatInstant(r.spammer.firstSeenMs) },
+  { name: "last_seen", type: "datetime", format: "default", description: "Time of the latest report, UTC.", constraints: { required: true }, cell: (r) => formatInstant(r.spammer.lastSeenMs) },
+  { name: "last_7_days", type: "integer", description: WEEK_NOTE, constraints: { required: true, minimum: 0 }, cell: (r) => r.spammer.last7Days },
+  { name: "week_trend", type: "number", description: TREND_NOTE, constraints: { required: true, minimum: -100 }, cell: (r) => getWeekTrend(r.spammer.last7Days, r.spammer.previous7Days) },
+  { name: "primary_category", type: "string", description: "The category its reports name most (ties in the order of the enum); empty when no report names one.", constraints: { enum: CATEGORY_ENUM }, cell: (r) => r.spammer.categories[0] ?? null },
+  { name: "categories", type: "array", description: `Categories its reports name, most frequent first. ${LIST_NOTE}`, constraints: { required: true }, cell: (r) => list(r.spammer.categories) },
+  { name: "companies", type: "array", description: `Slugs of the companies named with it, most-named first (see companies.slug). ${LIST_NOTE}`, constraints: { required: true }, cell: (r) => list(r.spammer.companies.map((c) => c.slug)) },
   { name: "url", type: "string", format: "uri", description: "The username's check result in the API.", constraints: { required: true }, cell: (r) => r.url },
 ];
 
@@ -74,9 +79,14 @@ export const COMPANY_COLUMNS: Column<CompanyRow>[] = [
   { name: "url", type: "string", format: "uri", description: "The company's page.", constraints: { required: true }, cell: (r) => r.card.url },
 ];
 
+/**
+ * One spammer's cells, from the model's aggregate with the same formatting functions as its
+ * check file (core/time.ts, core/trend.ts), not by rendering the check result a second time:
+ * this runs for every username during the report pass.
+ */
 export function toSpammerCells(spammer: Spammer, urls: Urls): Cell[] {
-  const result = renderCheckResult(spammer, urls);
-  return SPAMMER_COLUMNS.map((column) => column.cell(result));
+  const row = { spammer, url: urls.spammer(spammer.username) };
+  return SPAMMER_COLUMNS.map((column) => column.cell(row));
 }
 
 export function toCompanyCells(company: Company, urls: Urls): Cell[] {
