@@ -200,10 +200,14 @@ describe("prefilter top list", () => {
   it("keeps the k best offers, one per id, ties to the smaller id", () => {
     const top = createTopList(3);
     for (const [id, value, tag] of [[5, 0.5, 0], [6, 0.7, 0], [5, 0.9, 1], [7, 0.1, 0], [9, 0.7, 2], [6, 0.2, 3], [8, 0.7, 4]] as const) top.offer(id, value, tag);
-    const kept: number[][] = [];
-    top.forEach((id, tag) => kept.push([id, tag]));
-    expect(kept).toEqual([[5, 1], [6, 0], [8, 4]]);
+    const kept = () => Array.from({ length: top.size }, (_, k) => [top.idAt(k), top.tagAt(k)]);
+    expect(kept()).toEqual([[5, 1], [6, 0], [8, 4]]);
     expect(top.floor()).toBe(0.7);
+    top.reset(5);
+    expect(kept()).toEqual([]);
+    expect(top.floor()).toBe(-Infinity);
+    for (let id = 0; id < 7; id++) top.offer(id, id % 3, 0);
+    expect(kept().map(([id]) => id)).toEqual([2, 5, 1, 4, 0]);
   });
 });
 

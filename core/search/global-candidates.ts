@@ -18,6 +18,7 @@ import { GRAM_PAD, createGramVoter } from "./global-votes.ts";
 import { hashStartGram, seekPosting } from "./gram-postings.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { createTopList } from "./top-list.ts";
+import type { TopList } from "./top-list.ts";
 
 /** Voted documents kept per type beyond its display limit. */
 const VOTED_MARGIN = 12;
@@ -48,12 +49,25 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   for (let d = 0; d < index.titles.length; d++) textDoc.fill(d, textStarts[d], textStarts[d + 1]);
   const voter = createGramVoter(index, docType, norms);
   const { table, mask } = voter;
+  // Per-query scratch, reused (search is synchronous): variant bits per document, the documents
+  // holding any, and one voted list per type. No closures or maps per query: under tsx every
+  // closure is wrapped when created, and a map per query is garbage at the p99.
+  const masks = new Int32Array(index.titles.length);
+  const proposed: number[] = [];
+  const tops: TopList[] = Array.from({ length: typeCount }, () => createTopList(0));
+  let limits: ArrayLike<number> = [];
+
+  function propose(doc: number, bit: number): void {
+    if (limits[docType[doc]!]! <= 0) return;
+    if (masks[doc] === 0) proposed.push(doc);
+    masks[doc]! |= bit;
+  }
 
   /**
    * Texts equal to the variant, and all texts starting with it when they are few (TEXT_RANGE):
    * a long range is left to findPrefixed, which reads prefix matches in rank order.
    */
-  function findTexts(variant: string, add: (doc: number) => void): void {
+  function findTexts(variant: string, bit: number): void {
     let lo = 0;
     let hi = sortedTexts.length;
     while (lo < hi) {
@@ -65,21 +79,23 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
     while (end < sortedTexts.length && end - lo <= TEXT_RANGE && texts[sortedTexts[end]!]!.startsWith(variant)) end++;
     for (let i = lo; i < end; i++) {
       const text = texts[sortedTexts[i]!]!;
-      if (end - lo <= TEXT_RANGE || text === variant) add(textDoc[sortedTexts[i]!]!);
+      if (end - lo <= TEXT_RANGE || text === variant) propose(textDoc[sortedTexts[i]!]!, bit);
     }
     // Equal texts sort first; past a long range, keep looking only for those.
-    for (let i = end; i < sortedTexts.length && i < lo + TEXT_SCAN && texts[sortedTexts[i]!]! === variant; i++) add(textDoc[sortedTexts[i]!]!);
+    for (let i = end; i < sortedTexts.length && i < lo + TEXT_SCAN && texts[sortedTexts[i]!]! === variant; i++) propose(textDoc[sortedTexts[i]!]!, bit);
   }
 
-  function hasWordPrefix(doc: number, variant: string): boolean {
+  /** `padded`: GRAM_PAD + variant, a word start inside a text. */
+  function hasWordPrefix(doc: number, variant: string, padded: string): boolean {
     for (let i = textStarts[doc]!; i < textStarts[doc + 1]!; i++) {
       const text = texts[i]!;
-      if (text.startsWith(variant) || text.includes(GRAM_PAD + variant)) return true;
+      if (text.startsWith(variant) || text.includes(padded)) return true;
     }
     return false;
   }
 
-  function findPrefixed(variant: string, limits: ArrayLike<number>, add: (doc: number) => void): void {
+  function findPrefixed(variant: string, bit: number): void {
+    const padded = GRAM_PAD + variant;
     const bucket = hashStartGram(variant, mask, GRAM_PAD);
     const end = table.offsets[bucket + 1]!;
     for (let t = 0; t < typeCount; t++) {
@@ -89,8 +105,8 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       for (let walked = 0; p < end && walked < PREFIX_WALK_PER_TYPE && kept < limits[t]!; p++, walked++) {
         const doc = table.postings[p]!;
         if (doc >= typeEnd) break;
-        if (hasWordPrefix(doc, variant)) {
-          add(doc);
+        if (hasWordPrefix(doc, variant, padded)) {
+          propose(doc, bit);
           kept++;
         }
       }
@@ -99,19 +115,23 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
 
   return {
     getPlausibility: voter.getPlausibility,
-    find(variants, limits, fuzzy) {
-      const masks = new Map<number, number>();
-      const tops = Array.from({ length: typeCount }, (_, t) => createTopList(limits[t]! > 0 ? limits[t]! + VOTED_MARGIN : 0));
-      variants.forEach((variant, v) => {
-        const add = (doc: number) => {
-          if (limits[docType[doc]!]! > 0) masks.set(doc, (masks.get(doc) ?? 0) | (1 << v));
-        };
-        findTexts(variant.text, add);
-        if (variant.text.length >= 2) findPrefixed(variant.text, limits, add);
-        if (fuzzy[v]) voter.vote(variant.text, v, tops);
-      });
-      for (const top of tops) top.forEach((doc, v) => masks.set(doc, (masks.get(doc) ?? 0) | (1 << v)));
-      return { docs: [...masks.keys()], variantMasks: [...masks.values()] };
+    find(variants, typeLimits, fuzzy) {
+      limits = typeLimits;
+      for (let t = 0; t < typeCount; t++) tops[t]!.reset(limits[t]! > 0 ? limits[t]! + VOTED_MARGIN : 0);
+      for (let v = 0; v < variants.length; v++) {
+        const text = variants[v]!.text;
+        findTexts(text, 1 << v);
+        if (text.length >= 2) findPrefixed(text, 1 << v);
+        if (fuzzy[v]) voter.vote(text, v, tops);
+      }
+      for (const top of tops) {
+        for (let k = 0; k < top.size; k++) propose(top.idAt(k), 1 << top.tagAt(k));
+      }
+      const variantMasks = proposed.map((doc) => masks[doc]!);
+      const docs = proposed.slice();
+      for (const doc of proposed) masks[doc] = 0;
+      proposed.length = 0;
+      return { docs, variantMasks };
     },
   };
 }

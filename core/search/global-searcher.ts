@@ -99,13 +99,14 @@ export interface GlobalSearcher {
 
 const MATCH_KINDS: readonly GlobalMatchKind[] = ["exact", "prefix", "word-prefix", "fuzzy"];
 
-interface Scored {
-  doc: number;
-  /** Sort key: MATCH_KINDS index * 2, + 1 for an exact or prefix match of a variant only. */
-  tier: number;
-  score: number;
+/** A scored candidate, by its position in the candidate list. */
+interface ScoredCandidates {
+  docs: readonly number[];
+  /** Sort key: MATCH_KINDS index * 2, + 1 for an exact or prefix match of a variant only; -1: no match. */
+  tiers: Int32Array;
+  scores: Float64Array;
   /** MATCH_KINDS index. */
-  kind: number;
+  kinds: Uint8Array;
 }
 
 export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
@@ -125,13 +126,63 @@ export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
     // A pasted link or @handle is searched as its host or username (as live search does).
     const text = stripQueryDecorations(String(query).slice(0, MAX_GLOBAL_QUERY_LENGTH));
     const variants = describeQueryVariants(text).filter((v) => v.text.length >= 2);
-    const add = (extra: string | undefined, kind: QueryVariant["kind"]) => {
-      if (extra !== undefined && extra.length >= 2 && !variants.some((v) => v.text === extra)) variants.push({ text: extra, kind });
-    };
-    add(getWordwiseLayoutVariant(text, finder.getPlausibility), "layout");
-    add(getWordwiseLatinVariant(variants[0]?.text ?? "", finder.getPlausibility), "latin");
+    addVariant(variants, getWordwiseLayoutVariant(text, finder.getPlausibility), "layout");
+    addVariant(variants, getWordwiseLatinVariant(variants[0]?.text ?? "", finder.getPlausibility), "latin");
     return variants;
   };
+
+  /**
+   * Each candidate's best over the variants that proposed it: match kind, then fuse.js score.
+   * No closure or object per candidate: this runs for hundreds of candidates per query.
+   */
+  function scoreCandidates(variants: readonly QueryVariant[], patterns: Patterns, docs: readonly number[], variantMasks: readonly number[], byScore: boolean): ScoredCandidates {
+    const scored: ScoredCandidates = { docs, tiers: new Int32Array(docs.length).fill(-1), scores: new Float64Array(docs.length), kinds: new Uint8Array(docs.length) };
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const from = textStarts[d]!;
+      const to = textStarts[d + 1]!;
+      for (let v = 0; v < variants.length; v++) {
+        if ((variantMasks[i]! & (1 << v)) === 0) continue;
+        const kind = getMatchKind(texts, from, to, variants[v]!.text);
+        const tier = byScore ? 6 : getTier(kind, variants[v]!);
+        const previous = scored.tiers[i]!;
+        // Exact and prefix tiers order by rank alone: the first variant reaching the tier wins,
+        // and its score is needed only if the document is listed (see fillScore).
+        if (tier < 6) {
+          if (previous === -1 || tier < previous) {
+            scored.tiers[i] = tier;
+            scored.scores[i] = NaN;
+            scored.kinds[i] = kind;
+          }
+          continue;
+        }
+        if (previous !== -1 && previous < 6) continue;
+        const fuseScore = scoreRecord(getPattern(patterns, variants, v), texts, FIELD_WEIGHTS, from, to, norms);
+        if (fuseScore === NO_MATCH) continue;
+        if (previous === -1 || fuseScore < scored.scores[i]!) {
+          scored.tiers[i] = tier;
+          scored.scores[i] = fuseScore;
+          scored.kinds[i] = kind;
+        }
+      }
+    }
+    return scored;
+  }
+
+  /** The fuse.js score of the variant that put candidate i in its exact or prefix tier (1 if it has none). */
+  function fillScore(variants: readonly QueryVariant[], patterns: Patterns, scored: ScoredCandidates, variantMasks: readonly number[], i: number): number {
+    if (!Number.isNaN(scored.scores[i]!)) return scored.scores[i]!;
+    const d = scored.docs[i]!;
+    const from = textStarts[d]!;
+    const to = textStarts[d + 1]!;
+    for (let v = 0; v < variants.length; v++) {
+      if ((variantMasks[i]! & (1 << v)) === 0 || getTier(getMatchKind(texts, from, to, variants[v]!.text), variants[v]!) !== scored.tiers[i]) continue;
+      const fuseScore = scoreRecord(getPattern(patterns, variants, v), texts, FIELD_WEIGHTS, from, to, norms);
+      scored.scores[i] = fuseScore === NO_MATCH ? 1 : fuseScore;
+      break;
+    }
+    return scored.scores[i]!;
+  }
 
   const search = (query: string, options: GlobalSearchOptions = {}): GlobalSearchGroup[] => {
     const byScore = options.rankBy === "fuse-score";
@@ -139,44 +190,46 @@ export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
     if (variants.length === 0) return [];
     const limits = index.types.map((type) => getLimit(type, options));
     const { docs, variantMasks } = finder.find(variants, limits, getFuzzyVariants(variants, finder.getPlausibility));
-    const patterns = variants.map((variant) => new BitapPattern(variant.text, FUSE_THRESHOLD));
-    const best = new Map<number, Scored>();
-    const score = (d: number, v: number) => {
-      const from = textStarts[d]!;
-      const to = textStarts[d + 1]!;
-      const kind = getMatchKind(texts, from, to, variants[v]!.text);
-      const fuseScore = scoreRecord(patterns[v]!, texts, FIELD_WEIGHTS, from, to, norms);
-      if ((kind === 3 || byScore) && fuseScore === NO_MATCH) return;
-      const asTyped = variants[v]!.kind === "typed";
-      const tier = byScore ? 6 : kind * 2 + (asTyped || kind === 3 ? 0 : 1);
-      const scored: Scored = { doc: d, tier, score: fuseScore === NO_MATCH ? 1 : fuseScore, kind };
-      const previous = best.get(d);
-      if (previous === undefined || compareScored(scored, previous) < 0) best.set(d, scored);
-    };
-    docs.forEach((d, i) => {
-      for (let v = 0; v < variants.length; v++) if ((variantMasks[i]! & (1 << v)) !== 0) score(d, v);
-    });
+    const patterns: Patterns = [];
+    const scored = scoreCandidates(variants, patterns, docs, variantMasks, byScore);
 
-    const byType = index.types.map((): Scored[] => []);
-    for (const scored of best.values()) byType[docType[scored.doc]!]!.push(scored);
+    const byType = index.types.map((): number[] => []);
+    for (let i = 0; i < docs.length; i++) if (scored.tiers[i]! !== -1) byType[docType[docs[i]!]!]!.push(i);
     const groups: GlobalSearchGroup[] = [];
-    byType.forEach((matches, t) => {
-      if (matches.length === 0) return;
+    for (let t = 0; t < byType.length; t++) {
+      const matches = byType[t]!;
+      if (matches.length === 0) continue;
       const type = index.types[t]!;
-      matches.sort(compareScored);
-      const items = matches.slice(0, limits[t]).map((m): GlobalSearchHit => ({
+      matches.sort((a, b) => compareScored(scored, a, b));
+      const items = matches.slice(0, limits[t]).map((i): GlobalSearchHit => ({
         type,
-        title: index.titles[m.doc]!,
-        url: index.urls[m.doc]!,
-        subtitle: index.subtitles[m.doc]!,
-        match: MATCH_KINDS[m.kind]!,
-        score: m.score,
+        title: index.titles[docs[i]!]!,
+        url: index.urls[docs[i]!]!,
+        subtitle: index.subtitles[docs[i]!]!,
+        match: MATCH_KINDS[scored.kinds[i]!]!,
+        score: fillScore(variants, patterns, scored, variantMasks, i),
       }));
       groups.push({ type, count: matches.length, items });
-    });
+    }
     return groups;
   };
   return { size, search, getVariants };
+}
+
+/** Each variant's bitap pattern, made when first needed (most queries score few variants fuzzily). */
+type Patterns = (BitapPattern | undefined)[];
+
+function getPattern(patterns: Patterns, variants: readonly QueryVariant[], v: number): BitapPattern {
+  return (patterns[v] ??= new BitapPattern(variants[v]!.text, FUSE_THRESHOLD));
+}
+
+/** Sort key of a match: MATCH_KINDS index * 2, + 1 for an exact or prefix match of a variant only. */
+function getTier(kind: number, variant: QueryVariant): number {
+  return kind * 2 + (variant.kind === "typed" || kind === 3 ? 0 : 1);
+}
+
+function addVariant(variants: QueryVariant[], extra: string | undefined, kind: QueryVariant["kind"]): void {
+  if (extra !== undefined && extra.length >= 2 && !variants.some((v) => v.text === extra)) variants.push({ text: extra, kind });
 }
 
 /** How much less plausible than the other reading of the same keys a reading may be and still be searched fuzzily. */
@@ -218,10 +271,11 @@ function startsWord(text: string, variant: string): boolean {
 }
 
 /** Exact/prefix tiers keep document (= rank) order; fuzzy matches go by fuse.js score first. */
-function compareScored(a: Scored, b: Scored): number {
-  if (a.tier !== b.tier) return a.tier - b.tier;
-  if (a.tier >= 6 && a.score !== b.score) return a.score - b.score;
-  return a.doc - b.doc;
+function compareScored(scored: ScoredCandidates, a: number, b: number): number {
+  const tier = scored.tiers[a]!;
+  if (tier !== scored.tiers[b]!) return tier - scored.tiers[b]!;
+  if (tier >= 6 && scored.scores[a] !== scored.scores[b]) return scored.scores[a]! - scored.scores[b]!;
+  return scored.docs[a]! - scored.docs[b]!;
 }
 
 function getLimit(type: string, options: GlobalSearchOptions): number {

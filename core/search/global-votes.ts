@@ -192,9 +192,10 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array, n
       for (let i = 0; i < count; i++) {
         const doc = touched[i]!;
         const total = totals[i]! + weight * ((bits[doc >>> 5]! >>> (doc & 31)) & 1);
-        if (total + remaining < cutoff) continue;
+        // Written always, kept or not: no branch to mispredict on a coin-flip condition.
         touched[kept] = doc;
-        totals[kept++] = total;
+        totals[kept] = total;
+        kept += total + remaining < cutoff ? 0 : 1;
       }
       count = kept;
     }

@@ -84,14 +84,18 @@ function isLatinLetter(ch: string | undefined): boolean {
   return ch !== undefined && ch >= "a" && ch <= "z";
 }
 
+/** Whether no Latin letter follows at `at` (the end of a Latin word, or of the text). */
+function isWordEnd(folded: string, at: number): boolean {
+  return !isLatinLetter(folded[at]);
+}
+
 function foldedToCyrillic(folded: string): string {
   let out = "";
   let i = 0;
   while (i < folded.length) {
     const ch = folded[i]!;
     const previous = folded[i - 1];
-    const atWordEnd = (k: number) => !isLatinLetter(folded[i + k]);
-    if (ch === "e" && atWordEnd(1) && i >= 3 && isLatinLetter(previous) && !VOWELS.has(previous!)) {
+    if (ch === "e" && isWordEnd(folded, i + 1) && i >= 3 && isLatinLetter(previous) && !VOWELS.has(previous!)) {
       i += 1;
       continue;
     }
@@ -100,7 +104,7 @@ function foldedToCyrillic(folded: string): string {
       i += 1;
       continue;
     }
-    if (ch === "c" && folded[i + 1] === "e" && atWordEnd(2)) {
+    if (ch === "c" && folded[i + 1] === "e" && isWordEnd(folded, i + 2)) {
       out += "с"; // final "ce": binance → бинанс
       i += 2;
       continue;

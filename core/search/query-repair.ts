@@ -53,21 +53,23 @@ export function getWordwiseLatinVariant(folded: string, plausibility: Plausibili
   return read === standard ? undefined : read;
 }
 
+/** Spellings likeliest first; each is scored once (a sort comparator would ask many times). */
+function rankSpellings(spellings: string[], plausibility: Plausibility): string[] {
+  return spellings
+    .map((spelling) => ({ spelling, score: plausibility(spelling) }))
+    .sort((a, b) => b.score - a.score || (a.spelling < b.spelling ? -1 : 1))
+    .map((scored) => scored.spelling);
+}
+
 function spellLikeliest(word: string, plausibility: Plausibility): string {
-  // Each candidate spelling is scored once per step (a sort comparator would ask many times).
-  const best = (spellings: string[]) =>
-    spellings
-      .map((spelling) => ({ spelling, score: plausibility(spelling) }))
-      .sort((a, b) => b.score - a.score || (a.spelling < b.spelling ? -1 : 1))
-      .map((scored) => scored.spelling);
   let beam = [""];
   for (let i = 0; i < word.length; ) {
     const step = LATIN_ALTERNATIVES[word.slice(i, i + 2)] !== undefined ? 2 : 1;
     const letters = word.slice(i, i + step);
     const options = [transliterateCyrillic(letters), ...(LATIN_ALTERNATIVES[letters] ?? [])];
     const next = beam.flatMap((prefix) => options.map((option) => prefix + option));
-    beam = options.length === 1 ? next : best([...new Set(next)]).slice(0, BEAM);
+    beam = options.length === 1 ? next : rankSpellings([...new Set(next)], plausibility).slice(0, BEAM);
     i += step;
   }
-  return best(beam)[0] ?? "";
+  return rankSpellings(beam, plausibility)[0] ?? "";
 }

@@ -2,14 +2,14 @@
  * A bounded "best k" list for the prefilter: offers arrive in any order, the list keeps the k
  * largest values (ties: smaller id first) with a tag each, an id at most once (its best offer).
  * k is a few dozen, so a sorted array with insertion beats a heap, and an offer below the
- * current floor costs one comparison. A class, not a closure bag: several are made per query,
- * and new closures are costly under tsx (it wraps each one).
+ * current floor costs one comparison. A class, not a closure bag, reset per query rather than
+ * made anew: new closures are costly under tsx (it wraps each one), new arrays are garbage.
  */
 export class TopList {
-  readonly capacity: number;
-  private readonly ids: Int32Array;
-  private readonly values: Float64Array;
-  private readonly tags: Int32Array;
+  capacity: number;
+  private ids: Int32Array;
+  private values: Float64Array;
+  private tags: Int32Array;
   private length = 0;
 
   constructor(capacity: number) {
@@ -17,6 +17,30 @@ export class TopList {
     this.ids = new Int32Array(this.capacity);
     this.values = new Float64Array(this.capacity);
     this.tags = new Int32Array(this.capacity);
+  }
+
+  /** Empties the list and sets a new capacity, keeping its arrays when they are large enough. */
+  reset(capacity: number): void {
+    this.capacity = Math.max(capacity, 0);
+    this.length = 0;
+    if (this.ids.length < this.capacity) {
+      this.ids = new Int32Array(this.capacity);
+      this.values = new Float64Array(this.capacity);
+      this.tags = new Int32Array(this.capacity);
+    }
+  }
+
+  /** How many entries the list holds; entry k (best first) is idAt(k), tagAt(k). */
+  get size(): number {
+    return this.length;
+  }
+
+  idAt(k: number): number {
+    return this.ids[k]!;
+  }
+
+  tagAt(k: number): number {
+    return this.tags[k]!;
   }
 
   /** The value an offer must exceed to enter (-Infinity while the list has room). */
@@ -45,14 +69,6 @@ export class TopList {
     ids[k] = id;
     values[k] = value;
     tags[k] = tag;
-  }
-
-  clear(): void {
-    this.length = 0;
-  }
-
-  forEach(visit: (id: number, tag: number) => void): void {
-    for (let k = 0; k < this.length; k++) visit(this.ids[k]!, this.tags[k]!);
   }
 
   private beats(value: number, id: number, k: number): boolean {
