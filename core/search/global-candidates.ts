@@ -7,15 +7,16 @@
  *    each other: one binary search finds exact matches (and text-prefix matches, when few),
  *    however low their rank.
  * 2. Word prefixes. The list of the gram " xy" (space-padded, so any word start) holds, in rank
- *    order within each type, every document with a word starting with "xy". Walking the head of
- *    each type's segment and checking the whole variant gives the best-ranked prefix matches
- *    ("ишт" → "bin" → Binance before Bingo).
+ *    order within each type, every document with a word starting with "xy"; so does the list of
+ *    any other trigram of " xyz…", and the shortest is walked. Walking the head of each type's
+ *    segment and checking the whole variant gives the best-ranked prefix matches ("ишт" → "bin"
+ *    → Binance before Bingo).
  * 3. N-gram votes (global-votes.ts), the fuzzy matches, for the variants the searcher marks
  *    fuzzy (see global-searcher.ts for which).
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { GRAM_PAD, createGramVoter } from "./global-votes.ts";
-import { hashStartGram, seekPosting } from "./gram-postings.ts";
+import { hashStartGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { createTopList } from "./top-list.ts";
 import type { TopList } from "./top-list.ts";
@@ -96,7 +97,13 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
 
   function findPrefixed(variant: string, bit: number): void {
     const padded = GRAM_PAD + variant;
-    const bucket = hashStartGram(variant, mask, GRAM_PAD);
+    // Every trigram of padded is in a document with a word starting with the variant, so its
+    // shortest list holds them all, in rank order, with the fewest others to step over.
+    let bucket = hashStartGram(variant, mask, GRAM_PAD);
+    for (let i = 1; i + 2 < padded.length; i++) {
+      const other = hashTrigramAt(padded, i, mask);
+      if (listLength(table, other) < listLength(table, bucket)) bucket = other;
+    }
     const end = table.offsets[bucket + 1]!;
     for (let t = 0; t < typeCount; t++) {
       const typeEnd = typeStarts[t + 1]!;
