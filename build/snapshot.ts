@@ -189,39 +189,101 @@ const REPORT_COLUMNS = (table: string) =>
  * compares the same way. Without the index SQLite sorts instead, which is slower but correct.
  */
 export function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows): Generator<UsernameGroupRow> {
-  db.exec(`DROP TABLE IF EXISTS temp.spelling;
-           CREATE TEMP TABLE spelling (raw PRIMARY KEY, normal TEXT NOT NULL) WITHOUT ROWID;
-           CREATE INDEX temp.spelling_normal ON spelling (normal, raw);`);
-  const addSpelling = db.prepare("INSERT OR IGNORE INTO temp.spelling (raw, normal) VALUES (?, ?)");
   const distinct = db.prepare("SELECT DISTINCT username FROM reports WHERE username IS NOT NULL").pluck();
   const respelled: [unknown, string][] = [];
   for (const raw of distinct.iterate() as Iterable<unknown>) {
     const normal = typeof raw === "string" ? normalizeUsername(raw) : typeof raw === "number" ? normalizeUsername(String(raw)) : "";
     if (normal !== raw) respelled.push([raw, normal]);
   }
-  db.transaction(() => {
-    for (const [raw, normal] of respelled) {
-      addSpelling.run(raw, normal);
-      // The normal spelling itself, whether or not any report uses it.
-      addSpelling.run(normal, normal);
+  // The normal spelling itself, whether or not any report uses it.
+  const spellings = respelled.flatMap(([raw, normal]): [unknown, string][] => [[raw, normal], [normal, normal]]);
+  const streams = startQueryStreams(db, {
+    setup: `DROP TABLE IF EXISTS temp.spelling;
+            CREATE TEMP TABLE spelling (raw PRIMARY KEY, normal TEXT NOT NULL) WITHOUT ROWID;
+            CREATE INDEX temp.spelling_normal ON spelling (normal, raw);`,
+    insert: "INSERT OR IGNORE INTO temp.spelling (raw, normal) VALUES (?, ?)",
+    spellings,
+    params: windows,
+    queries: [
+      `SELECT u, ${GROUP_COLUMNS} FROM (
+         SELECT username AS u, ${REPORT_COLUMNS("reports")} FROM reports
+         WHERE username IS NOT NULL AND username NOT IN (SELECT raw FROM temp.spelling) ORDER BY u, id LIMIT -1)
+       GROUP BY u ORDER BY u`,
+      `SELECT u, ${GROUP_COLUMNS} FROM (
+         SELECT s.normal AS u, ${REPORT_COLUMNS("r")} FROM temp.spelling AS s CROSS JOIN reports AS r ON r.username = s.raw
+         ORDER BY s.normal LIMIT -1)
+       GROUP BY u ORDER BY u`,
+    ],
+  });
+  try {
+    yield* mergeOrdered(streams.map((stream) => stream as IterableIterator<UsernameGroupRow>));
+  } finally {
+    streams.stop();
+  }
+}
+
+/** Rows per batch the query thread hands over, and batches asked for ahead per query. */
+const STREAM_BATCH_ROWS = 256;
+const STREAM_PREFETCH = 4;
+
+interface QueryStreamsSpec {
+  /** SQL run first on the thread's connection (temporary tables). */
+  setup: string;
+  /** Run once per spelling pair, in one transaction, after the setup. */
+  insert: string;
+  spellings: [unknown, string][];
+  /** Named parameters of every query. */
+  params: object;
+  queries: string[];
+}
+
+/**
+ * Runs `queries` on a second read-only connection in a worker thread (build/group-worker.cjs)
+ * and returns one row iterator per query. Each asks for batches ahead of the rows it hands out,
+ * so SQLite steps through the next rows on the other core while this thread uses these; memory
+ * stays at a few batches per query. Iterators may be read interleaved (a merge does).
+ */
+function startQueryStreams(db: Snapshot, spec: QueryStreamsSpec): IterableIterator<unknown[]>[] & { stop(): void } {
+  const control = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const script = fileURLToPath(new URL("./group-worker.cjs", import.meta.url));
+  // Plain CommonJS from source text, like the writer's worker (build/writer.ts says why).
+  const worker = new Worker(`require(${JSON.stringify(script)})`, {
+    eval: true,
+    execArgv: [],
+    workerData: { path: db.name, ...spec, batchRows: STREAM_BATCH_ROWS, port: port2, control: control.buffer },
+    transferList: [port2],
+  });
+  worker.unref();
+  const queued = spec.queries.map((): { rows: unknown[][]; done: boolean }[] => []);
+  let seen = 0;
+  const ask = (stream: number) => port1.postMessage({ stream });
+  /** Waits for the worker's next answer and files it under its stream. */
+  const receive = () => {
+    while (Atomics.load(control, 0) === seen) Atomics.wait(control, 0, seen, 1000);
+    const message = receiveMessageOnPort(port1)?.message as { stream?: number; rows?: unknown[][]; done?: boolean; error?: string } | undefined;
+    if (message === undefined) return;
+    seen++;
+    if (message.error !== undefined || message.stream === undefined) throw new BuildError(`reading reports by username: ${message.error ?? "the query thread stopped"}`);
+    queued[message.stream]!.push({ rows: message.rows!, done: message.done! });
+  };
+  function* rows(stream: number): Generator<unknown[]> {
+    // Asks stay STREAM_PREFETCH ahead; the ones left over when a query ends get empty answers.
+    for (let k = 0; k < STREAM_PREFETCH; k++) ask(stream);
+    for (;;) {
+      while (queued[stream]!.length === 0) receive();
+      const batch = queued[stream]!.shift()!;
+      if (!batch.done) ask(stream);
+      yield* batch.rows;
+      if (batch.done) return;
     }
-  })();
-  const plain = db.prepare(
-    `SELECT u, ${GROUP_COLUMNS} FROM (
-       SELECT username AS u, ${REPORT_COLUMNS("reports")} FROM reports
-       WHERE username IS NOT NULL AND username NOT IN (SELECT raw FROM temp.spelling) ORDER BY u, id LIMIT -1)
-     GROUP BY u ORDER BY u`,
-  );
-  const spelled = db.prepare(
-    `SELECT u, ${GROUP_COLUMNS} FROM (
-       SELECT s.normal AS u, ${REPORT_COLUMNS("r")} FROM temp.spelling AS s CROSS JOIN reports AS r ON r.username = s.raw
-       ORDER BY s.normal LIMIT -1)
-     GROUP BY u ORDER BY u`,
-  );
-  yield* mergeOrdered([
-    plain.raw().iterate(windows) as IterableIterator<UsernameGroupRow>,
-    spelled.raw().iterate(windows) as IterableIterator<UsernameGroupRow>,
-  ]);
+  }
+  const streams = spec.queries.map((_, i) => rows(i)) as IterableIterator<unknown[]>[] & { stop(): void };
+  streams.stop = () => {
+    port1.close();
+    void worker.terminate();
+  };
+  return streams;
 }
 
 /** Merges streams that are each ordered by their first column (code points); ties keep stream order. */

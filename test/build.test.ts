@@ -86,6 +86,29 @@ describe("the build", () => {
     expect(report.counts.usernames).toBe(6);
   });
 
+  it("groups usernames stored as numbers or blobs by their text, and rejects a blob as empty", () => {
+    // A loose export: SQLite keeps what it is given, so a username column can hold an integer or a blob.
+    const dir = makeTempDir("loose-usernames");
+    try {
+      const db = createSnapshot(
+        dir,
+        `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
+         INSERT INTO reports (username, category, reporter, created_at) VALUES
+           (123456789, 'scam', 'r1', '2026-03-10T10:00:00Z'),
+           ('123456789', 'scam', 'r2', '2026-03-09T10:00:00Z'),
+           ('@123456789', 'spam', 'r3', '2026-03-08T10:00:00Z'),
+           (X'616263646566', 'scam', 'r4', '2026-03-08T10:00:00Z');`,
+      );
+      const files = buildInMemory({ db, baseUrl: BASE_URL });
+      const check = JSON.parse(files.get("api/check/123456789.json")!.toString());
+      expect(check).toMatchObject({ username: "123456789", reports_count: 3, unique_reports: 3 });
+      const report = JSON.parse(files.get("build-report.json")!.toString());
+      expect(report.rejections).toContainEqual(expect.objectContaining({ reason: "username_empty", count: 1 }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps escaping hostile names in JSON: they parse back to the exact text", () => {
     const card = JSON.parse(readFileSync(join(fixture.dist, "api/company/bold-co.json"), "utf8"));
     expect(card.name).toBe('<b>Bold & "Co"</b>');

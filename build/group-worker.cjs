@@ -1,0 +1,77 @@
+"use strict";
+// Runs the username pass's grouped queries (build/snapshot.ts, iterateUsernameGroups, holds the
+// SQL) on its own read-only connection and hands their rows to the main thread in batches, on
+// request: SQLite's work on the report pass, about half of it, runs on the second core while the
+// main thread turns the rows before into files. Plain CommonJS for the reason build/writer.ts gives.
+//
+// Protocol: the main thread posts { stream } to ask for the next batch of query `stream`; each
+// answer is { stream, rows, done } (or { error }), and [0] of the shared counter counts answers,
+// so the main thread can wait for one without an event loop.
+const { workerData } = require("node:worker_threads");
+const Database = require("better-sqlite3");
+
+const { path, setup, insert, spellings, queries, params, batchRows, port, control } = workerData;
+const answers = new Int32Array(control);
+let db = null;
+let iterators = [];
+let failed = false;
+
+function answer(message) {
+  port.postMessage(message);
+  Atomics.add(answers, 0, 1);
+  Atomics.notify(answers, 0);
+}
+
+function fail(error) {
+  failed = true;
+  answer({ error: error instanceof Error ? error.message : String(error) });
+  close();
+}
+
+function close() {
+  for (const iterator of iterators) iterator.return?.();
+  iterators = [];
+  if (db) db.close();
+  db = null;
+  port.close();
+}
+
+try {
+  db = new Database(path, { readonly: true, fileMustExist: true });
+  // The same settings as the main connection (build/snapshot.ts, openSnapshot).
+  db.pragma("temp_store = FILE");
+  db.pragma("cache_size = -65536");
+  db.exec(setup);
+  const add = db.prepare(insert);
+  db.transaction(() => {
+    // A blob spelling arrives as a Uint8Array (structured clone), which binds as a blob again.
+    for (const [raw, normal] of spellings) add.run(raw, normal);
+  })();
+  iterators = queries.map((sql) => db.prepare(sql).raw().iterate(params));
+} catch (error) {
+  fail(error);
+}
+
+const finished = queries.map(() => false);
+port.on("message", ({ stream }) => {
+  if (failed) return;
+  try {
+    // Asks run ahead of the rows, so some arrive after their query has ended.
+    if (finished[stream]) return answer({ stream, rows: [], done: true });
+    const iterator = iterators[stream];
+    const rows = [];
+    let done = false;
+    while (rows.length < batchRows) {
+      const next = iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      rows.push(next.value);
+    }
+    answer({ stream, rows, done });
+    if (done) finished[stream] = true;
+  } catch (error) {
+    fail(error);
+  }
+});
