@@ -1,14 +1,14 @@
 /**
- * CSV for the open-data dump, written with papaparse: RFC 4180 (comma, CRLF after every record,
- * double quotes around cells with a comma, quote, CR/LF or edge space, quotes doubled), UTF-8
- * without a byte-order mark (see README "Open data" for why), no control characters, and no text
- * cell that a spreadsheet would run as a formula.
+ * CSV for the open-data dump, as papaparse writes it: RFC 4180 (comma, CRLF after every record,
+ * double quotes around cells with a comma, quote, CR/LF, byte-order mark or edge space, quotes
+ * doubled), UTF-8 without a byte-order mark (see README "Open data" for why), no control
+ * characters, and no text cell that a spreadsheet would run as a formula.
  *
  * Rows are collected in compact form: every BATCH_ROWS rows are serialised at once and kept
  * compressed (see CsvCollector), not as a million row objects.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
-import Papa from "papaparse";
+import type Papa from "papaparse";
 import { removeControlCharacters } from "../../core/escape.ts";
 import { BuildError } from "../errors.ts";
 
@@ -18,25 +18,59 @@ export type Cell = string | number | null;
  * Cells starting with these can run as formulas (OWASP "CSV injection"). papaparse's own
  * `escapeFormulae: true` uses /^[=+\-@\t\r].*$/, whose `.` stops at a newline, so a cell
  * like "=1+1\nx" would slip through; testing the first character alone has no such gap.
- * papaparse leaves number cells alone (only strings get the ' prefix), so a negative
- * week_trend stays a number.
+ * Number cells are left alone (only strings get the ' prefix), so a negative week_trend stays
+ * a number.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
+/**
+ * The papaparse configuration whose output formatCsvRecords reproduces; test/dump.test.ts holds
+ * the two byte-equal on hostile cells.
+ */
+export const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
+/** Besides a quote, what makes papaparse quote a cell (Papa.BAD_DELIMITERS and the delimiter). */
+const NEEDS_QUOTES = /[\r\n,\ufeff]/;
+const QUOTE = /"/g;
 const BATCH_ROWS = 2048;
 
 /**
- * Records as CSV text, each ending with CRLF. Control characters are looked for in the whole
- * batch at once (one native scan, where a regex per cell cost a tenth of the dump's time at a
- * million rows); only a batch that has one is cleaned cell by cell and written again, so that
- * the formula guard sees each cell as it will be published.
+ * Records as CSV text, each ending with CRLF: exactly `Papa.unparse(rows, PAPA_CONFIG) + "\r\n"`,
+ * written out because it runs for every username of the report pass, where papaparse's general
+ * per-cell path (options, dates, quote functions) was a tenth of the main thread's time.
+ * Control characters are looked for in the whole batch at once (one native scan); only a batch
+ * that has one is cleaned cell by cell and written again, so that the formula guard sees each
+ * cell as it will be published.
  */
 export function formatCsvRecords(rows: Cell[][]): string {
-  if (rows.length === 0) return "";
-  const text = Papa.unparse(rows, CONFIG);
-  if (removeControlCharacters(text) === text) return text + "\r\n";
-  const clean = rows.map((row) => row.map((cell) => (typeof cell === "string" ? removeControlCharacters(cell) : cell)));
-  return Papa.unparse(clean, CONFIG) + "\r\n";
+  const text = joinRecords(rows);
+  if (removeControlCharacters(text) === text) return text;
+  return joinRecords(rows.map((row) => row.map((cell) => (typeof cell === "string" ? removeControlCharacters(cell) : cell))));
+}
+
+function joinRecords(rows: Cell[][]): string {
+  let text = "";
+  for (const row of rows) {
+    for (let c = 0; c < row.length; c++) text += c === 0 ? formatCell(row[c]!) : "," + formatCell(row[c]!);
+    text += "\r\n";
+  }
+  return text;
+}
+
+/** papaparse's `safe(cell)` for PAPA_CONFIG. */
+function formatCell(cell: Cell): string {
+  if (cell === null) return "";
+  if (typeof cell === "number") return String(cell);
+  let text = cell;
+  let quoted = false;
+  if (FORMULA_START.test(text)) {
+    text = "'" + text;
+    quoted = true;
+  }
+  if (text.includes('"')) {
+    text = text.replace(QUOTE, '""');
+    quoted = true;
+  }
+  if (!quoted) quoted = NEEDS_QUOTES.test(text) || text.charCodeAt(0) === 32 || text.charCodeAt(text.length - 1) === 32;
+  return quoted ? `"${text}"` : text;
 }
 
 /**
