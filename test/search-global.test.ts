@@ -236,6 +236,28 @@ describe("fuse-score port", () => {
     }
   });
 
+  it("gives exact and prefix matches the fuse.js score of the query that matched them", () => {
+    const docs: FuseDocument[] = index.titles.map((_, d) => {
+      const texts = index.texts.slice(index.textStarts[d], index.textStarts[d + 1]);
+      return { t: texts[0] ?? "", a: texts.slice(1), d };
+    });
+    const fuse = new Fuse(docs, GLOBAL_FUSE_OPTIONS);
+    let checked = 0;
+    for (const query of ["binance", "bina", "sber", "yandex", "ivan", "бинанс"]) {
+      const variants = searcher.getVariants(query).map((v) => ({ text: v.text, scores: new Map(fuse.search(v.text).map((r) => [r.item.d, r.score!])) }));
+      for (const item of searcher.search(query).flatMap((g) => g.items)) {
+        if (item.match === "fuzzy") continue;
+        const d = index.urls.indexOf(item.url);
+        const texts = index.texts.slice(index.textStarts[d], index.textStarts[d + 1]);
+        // Any variant that starts one of the document's words, scored by fuse.js (1: no fuzzy match).
+        const possible = variants.filter((v) => texts.some((t) => t.startsWith(v.text) || t.includes(` ${v.text}`))).map((v) => v.scores.get(d) ?? 1);
+        expect(possible, `${query} → ${item.title}`).toContain(item.score);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+
   it("agrees with plain fuse.js on the best match of every labelled query", () => {
     const docs: FuseDocument[] = index.titles.map((_, d) => {
       const texts = index.texts.slice(index.textStarts[d], index.textStarts[d + 1]);
