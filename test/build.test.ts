@@ -109,6 +109,26 @@ describe("the build", () => {
     }
   });
 
+  it("fails with the reason when the username pass's query thread fails", () => {
+    // reports as a view whose created_at overflows when read: the username query (on its own
+    // thread) is the first to read it.
+    const dir = makeTempDir("query-thread-failure");
+    try {
+      const db = createSnapshot(
+        dir,
+        `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
+         DROP TABLE reports;
+         CREATE TABLE raw_reports (id INTEGER PRIMARY KEY, username TEXT, reporter TEXT);
+         INSERT INTO raw_reports VALUES (1, 'spam_king', 'r1');
+         CREATE VIEW reports AS SELECT id, username, 'scam' AS category, NULL AS company_id, NULL AS person_id, reporter,
+           50 AS confidence, CASE WHEN id > 0 THEN abs(-9223372036854775807 - 1) END AS created_at FROM raw_reports;`,
+      );
+      expect(() => buildInMemory({ db, baseUrl: BASE_URL })).toThrow(/reading reports by username: integer overflow/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("keeps escaping hostile names in JSON: they parse back to the exact text", () => {
     const card = JSON.parse(readFileSync(join(fixture.dist, "api/company/bold-co.json"), "utf8"));
     expect(card.name).toBe('<b>Bold & "Co"</b>');
