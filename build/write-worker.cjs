@@ -51,9 +51,14 @@ port.on("message", (message) => {
     if (failed) return;
     if (message.type === "batch") {
       const started = performance.now();
+      // One buffer holds the batch's files back to back (build/writer.ts, send).
+      const bytes = new Uint8Array(message.buffer);
+      let offset = 0;
       for (let i = 0; i < message.paths.length; i++) {
         current = message.paths[i];
-        sink.write(current, message.data[i]);
+        const length = message.lengths[i];
+        sink.write(current, bytes.subarray(offset, offset + length));
+        offset += length;
       }
       busyMs += performance.now() - started;
     } else if (message.type === "listed") {

@@ -13,15 +13,21 @@ describe("the writer", () => {
     const root = join(dir, "ok");
     const disk = createDiskWriter(root);
     const memory = new MemoryWriter();
+    // Text of every UTF-8 length (a lone surrogate becomes U+FFFD, as Buffer.from makes it), bytes, and empty files.
+    const texts = ["é<&>", "😀 عربى", "\ud800x", ""];
     for (let i = 0; i < 1000; i++) {
-      const file = { path: `api/check/u${i}.json`, data: JSON.stringify({ i, text: "é<&>" }) };
+      const text = `${i}:${texts[i % texts.length]!.repeat(i % 7)}`;
+      const data = i % 5 === 0 ? Buffer.from(text) : i % 11 === 0 ? "" : text;
+      const file = { path: `api/check/u${i}.json`, data };
       disk.write(file);
       memory.write(file);
     }
     disk.finish({ as_of: "x" });
     memory.finish({ as_of: "x" });
     expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
-    expect(readFileSync(join(root, "api/check/u999.json"), "utf8")).toBe('{"i":999,"text":"é<&>"}');
+    expect(readFileSync(join(root, "api/check/u997.json"), "utf8")).toBe(`997:${"😀 عربى".repeat(3)}`);
+    expect(readFileSync(join(root, "api/check/u2.json"), "utf8")).toBe("2:\ufffdx\ufffdx");
+    expect(statSync(join(root, "api/check/u11.json")).size).toBe(0);
     expect(disk.byteCount).toBe(memory.byteCount);
   });
 
