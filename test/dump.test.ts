@@ -210,6 +210,21 @@ describe("collecting a large CSV", () => {
     // More than one member: each starts with the gzip magic and our OS byte 255.
     expect(gz.toString("latin1").split("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff").length - 1).toBe(3);
   });
+
+  it("keeps rows in order when preformatted records and cell rows are mixed", () => {
+    const collector = new CsvCollector(["n", "name"]);
+    const rows: Cell[][] = [];
+    for (let i = 0; i < 5000; i++) {
+      const row: Cell[] = [i, i % 3 ? `"${i}"` : `+${i}`];
+      rows.push(row);
+      if (i % 7 < 3) collector.addRecord(formatCsvRecords([row]));
+      else collector.add(row);
+    }
+    const { csv, gz } = collector.finish();
+    expect(csv.toString("utf8")).toBe(formatCsvRecords([["n", "name"], ...rows]));
+    expect(gunzipSync(gz).equals(csv)).toBe(true);
+    expect(collector.rows).toBe(5000);
+  });
 });
 
 describe("CSV records", () => {

@@ -9,7 +9,7 @@
  */
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
 import type { EmitContext } from "../context.ts";
-import { COMPANY_COLUMNS, SPAMMER_COLUMNS, toCompanyCells, toSpammerCells } from "../dump/columns.ts";
+import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompanyCells } from "../dump/columns.ts";
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
@@ -23,7 +23,8 @@ const collectors = new WeakMap<Model, CsvCollector>();
 export function prepareDump({ model, urls }: EmitContext): void {
   const spammers = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
   collectors.set(model, spammers);
-  model.observeSpammers((spammer) => spammers.add(toSpammerCells(spammer, urls)));
+  const format = createSpammerRecordFormatter(urls);
+  model.observeSpammers((spammer) => spammers.addRecord(format(spammer)));
 }
 
 export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
