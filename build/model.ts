@@ -10,7 +10,7 @@ import { getUsernameRejection } from "../core/username.ts";
 import { compareCodePoints, compareNames } from "../core/order.ts";
 import { MAX_SAMPLES, Rejections } from "./rejections.ts";
 import {
-  iterateUsernameGroups, readAliases, readCompanies, readInstant, readMeta, readNewestReport, readPeople, readFingerprintProfiles,
+  readUsernameGroups, readAliases, readCompanies, readInstant, readMeta, readNewestReport, readPeople, readFingerprintProfiles,
   startSideAggregates, countReports, tallyCategories, USERNAME_GROUP as G, type FingerprintProfileRow, type SideAggregates, type Snapshot, type UsernameGroupRow,
 } from "./snapshot.ts";
 import { BuildError } from "./errors.ts";
@@ -138,10 +138,11 @@ export class Model {
     const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
     let total = 0;
     let processed = 0;
+    const groups = readUsernameGroups(this.db, windows);
     const finish = (state: GroupState): Spammer | null => {
       const rejection = getUsernameRejection(state.username);
       if (rejection) {
-        this.rejections.add(`username_${rejection}`, { username: state.username, reports: state.count, report_id: state.firstReportId }, state.count);
+        this.rejections.add(`username_${rejection}`, () => ({ username: state.username, reports: state.count, report_id: groups.firstReportIds(state.username).first }), state.count);
         return null;
       }
       const spammer = this.toSpammer(state);
@@ -152,7 +153,7 @@ export class Model {
       return spammer;
     };
     let previous: string | null = null;
-    for (const row of iterateUsernameGroups(this.db, windows)) {
+    for (const row of groups) {
       const group = readGroup(row);
       // One row per username is the snapshot module's promise; a repeat would double-count silently.
       if (previous !== null && compareCodePoints(previous, group.username) >= 0) {
@@ -161,7 +162,10 @@ export class Model {
       previous = group.username;
       this.countCompanies(group, row[G.companyIds] as string | null);
       const undated = row[G.undated] as number;
-      if (undated > 0) this.rejections.add("report_invalid_created_at", { report_id: row[G.firstUndatedId] as number, username: group.username, reports: undated }, undated);
+      if (undated > 0) {
+        const sample = () => ({ report_id: groups.firstReportIds(group.username).firstUndated, username: group.username, reports: undated });
+        this.rejections.add("report_invalid_created_at", sample, undated);
+      }
       const unknown = tallyCategories(row[G.categories] as string | null, group.categoryCounts);
       if (unknown > 0) this.rejections.add("report_unknown_category", { username: group.username, reports: unknown }, unknown);
       if (group.count === 0) continue;
@@ -344,7 +348,6 @@ interface GroupState {
   previous7: number;
   categoryCounts: Uint32Array;
   companies: Map<Company, number>;
-  firstReportId: number;
 }
 
 function readGroup(row: UsernameGroupRow): GroupState {
@@ -359,6 +362,5 @@ function readGroup(row: UsernameGroupRow): GroupState {
     previous7: row[G.previousWeek] as number,
     categoryCounts: new Uint32Array(CATEGORIES.length),
     companies: new Map(),
-    firstReportId: row[G.firstReportId] as number,
   };
 }

@@ -53,6 +53,8 @@ const EFFECTS: Record<RejectionReason, string> = {
 
 export const MAX_SAMPLES = 10;
 
+type Sample = Record<string, string | number | null>;
+
 export interface RejectionSummary {
   reason: RejectionReason;
   count: number;
@@ -63,11 +65,14 @@ export interface RejectionSummary {
 export class Rejections {
   private readonly byReason = new Map<RejectionReason, RejectionSummary>();
 
-  /** Counts `count` rejected rows (reports, usually) under `reason`, keeping `sample` if there is room. */
-  add(reason: RejectionReason, sample: Record<string, string | number | null>, count = 1): void {
+  /**
+   * Counts `count` rejected rows (reports, usually) under `reason`, keeping `sample` if there is
+   * room; a sample that costs a query to make is passed as a function, called only then.
+   */
+  add(reason: RejectionReason, sample: Sample | (() => Sample), count = 1): void {
     const entry = this.entry(reason);
     entry.count += count;
-    if (entry.samples.length < MAX_SAMPLES) entry.samples.push(sample);
+    if (entry.samples.length < MAX_SAMPLES) entry.samples.push(typeof sample === "function" ? sample() : sample);
   }
 
   addMany(reason: RejectionReason, rows: { count: number; samples: Record<string, string | number | null>[] }): void {

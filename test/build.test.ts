@@ -71,9 +71,15 @@ describe("the build", () => {
   it("reports rejected usernames by reason with samples, as SQL classifies them", () => {
     const report = JSON.parse(readFileSync(join(fixture.dist, "build-report.json"), "utf8"));
     const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
+    // Each sample points at the first report of its username, whatever its spelling.
+    const firstReport = fixture.sql.prepare(
+      "SELECT min(id) FROM reports WHERE lower(CASE WHEN substr(trim(username), 1, 1) = '@' THEN substr(trim(username), 2) ELSE trim(username) END) = ?",
+    ).pluck();
     for (const { reason, n } of expectedUsernameRejections(fixture.sql)) {
       expect(byReason.get(reason), reason).toMatchObject({ count: n });
-      expect((byReason.get(reason) as { samples: unknown[] }).samples.length).toBeGreaterThan(0);
+      const samples = (byReason.get(reason) as { samples: { username: string; report_id: number }[] }).samples;
+      expect(samples.length).toBeGreaterThan(0);
+      for (const sample of samples) expect(sample.report_id, sample.username).toBe(firstReport.get(sample.username));
     }
     // Samples come in the order the build meets them: the username pass, then reports without a username.
     expect(byReason.get("report_invalid_created_at")).toMatchObject({
@@ -86,7 +92,7 @@ describe("the build", () => {
     expect(report.counts.usernames).toBe(6);
   });
 
-  it("groups usernames stored as numbers or blobs by their text, and rejects a blob as empty", () => {
+  it("groups usernames stored as numbers or blobs by their text, and rejects a blob as empty, pointing at first reports", () => {
     // A loose export: SQLite keeps what it is given, so a username column can hold an integer or a blob.
     const dir = makeTempDir("loose-usernames");
     try {
@@ -97,13 +103,20 @@ describe("the build", () => {
            (123456789, 'scam', 'r1', '2026-03-10T10:00:00Z'),
            ('123456789', 'scam', 'r2', '2026-03-09T10:00:00Z'),
            ('@123456789', 'spam', 'r3', '2026-03-08T10:00:00Z'),
-           (X'616263646566', 'scam', 'r4', '2026-03-08T10:00:00Z');`,
+           (X'616263646566', 'scam', 'r4', '2026-03-08T10:00:00Z'),
+           ('@Bad-Name', 'scam', 'r5', '2026-03-08T10:00:00Z'),
+           ('bad-name', 'scam', 'r6', 'yesterday'),
+           ('bad-name', 'scam', 'r7', '2026-03-08T10:00:00Z');`,
       );
       const files = buildInMemory({ db, baseUrl: BASE_URL });
       const check = JSON.parse(files.get("api/check/123456789.json")!.toString());
       expect(check).toMatchObject({ username: "123456789", reports_count: 3, unique_reports: 3 });
       const report = JSON.parse(files.get("build-report.json")!.toString());
-      expect(report.rejections).toContainEqual(expect.objectContaining({ reason: "username_empty", count: 1 }));
+      const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
+      expect(byReason.get("username_empty")).toMatchObject({ count: 1, samples: [{ username: "", reports: 1, report_id: 4 }] });
+      // The samples point at the first report of any spelling, and of the undated ones.
+      expect(byReason.get("username_invalid_characters")).toMatchObject({ count: 2, samples: [{ username: "bad-name", reports: 2, report_id: 5 }] });
+      expect(byReason.get("report_invalid_created_at")).toMatchObject({ count: 1, samples: [{ username: "bad-name", reports: 1, report_id: 6 }] });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
