@@ -364,11 +364,15 @@ const sideAggregateQueries = (since: number) => [
   {
     name: "companies",
     params: { since },
-    sql: `SELECT company_id, count(*), min(t), max(t), group_concat(CASE WHEN t >= @since THEN CAST((t - @since) / 86400 AS INTEGER) END),
-            group_concat(${categoryPositionSql("category")}), min(id)
-          FROM (SELECT company_id, category, id, ${instantSql("created_at")} AS t FROM reports
-                WHERE company_id IS NOT NULL ORDER BY company_id LIMIT -1)
-          WHERE t IS NOT NULL GROUP BY company_id ORDER BY company_id`,
+    // Each report's time is parsed once (the innermost subquery is not flattened, for its
+    // LIMIT) and its day and category become small integers before the one sort, GROUP BY's:
+    // sorting in the subquery as well, and sorting the category text, cost a quarter more.
+    sql: `SELECT company_id, count(*), min(t), max(t), group_concat(day), group_concat(pos), min(id)
+          FROM (SELECT company_id, id, t, CASE WHEN t >= @since THEN CAST((t - @since) / 86400 AS INTEGER) END AS day,
+                  ${categoryPositionSql("category")} AS pos
+                FROM (SELECT company_id, category, id, ${instantSql("created_at")} AS t FROM reports WHERE company_id IS NOT NULL LIMIT -1)
+                WHERE t IS NOT NULL LIMIT -1)
+          GROUP BY company_id ORDER BY company_id`,
   },
   {
     name: "people",
