@@ -5,19 +5,22 @@
 // main thread turns the rows before into files. Plain CommonJS for the reason build/writer.ts gives.
 //
 // Protocol: the main thread posts { stream } to ask for the next batch of query `stream`; each
-// answer is { stream, rows, done } (or { error }), and [0] of the shared counter counts answers,
-// so the main thread can wait for one without an event loop.
+// answer is { stream, count, texts, numbers, done } (or { error }), and [0] of the shared counter
+// counts answers, so the main thread can wait for one without an event loop. A batch is packed
+// by column kind rather than posted as one array per row (a tenth of the pass's cloning work):
+// `texts` holds the text columns (`textColumns`, in order) of every row, string or null, and
+// `numbers` (a transferred Float64Array) the other columns, with NaN for anything not a number.
 const { workerData } = require("node:worker_threads");
 const Database = require("better-sqlite3");
 
-const { path, setup, insert, spellings, queries, params, batchRows, port, control } = workerData;
+const { path, setup, insert, spellings, queries, params, textColumns, batchRows, port, control } = workerData;
 const answers = new Int32Array(control);
 let db = null;
 let iterators = [];
 let failed = false;
 
-function answer(message) {
-  port.postMessage(message);
+function answer(message, transfer) {
+  port.postMessage(message, transfer);
   Atomics.add(answers, 0, 1);
   Atomics.notify(answers, 0);
 }
@@ -57,19 +60,36 @@ port.on("message", ({ stream }) => {
   if (failed) return;
   try {
     // Asks run ahead of the rows, so some arrive after their query has ended.
-    if (finished[stream]) return answer({ stream, rows: [], done: true });
+    if (finished[stream]) return answer({ stream, count: 0, texts: [], numbers: new Float64Array(0), done: true });
     const iterator = iterators[stream];
-    const rows = [];
+    const texts = [];
+    let numbers = null;
+    let numberColumns = 0;
+    let count = 0;
     let done = false;
-    while (rows.length < batchRows) {
+    while (count < batchRows) {
       const next = iterator.next();
       if (next.done) {
         done = true;
         break;
       }
-      rows.push(next.value);
+      const row = next.value;
+      if (numbers === null) {
+        numberColumns = row.length - textColumns.length;
+        numbers = new Float64Array(batchRows * numberColumns);
+      }
+      let n = count * numberColumns;
+      for (let c = 0, t = 0; c < row.length; c++) {
+        const value = row[c];
+        if (c === textColumns[t]) {
+          texts.push(typeof value === "string" ? value : null);
+          t++;
+        } else numbers[n++] = typeof value === "number" ? value : NaN;
+      }
+      count++;
     }
-    answer({ stream, rows, done });
+    numbers ??= new Float64Array(0);
+    answer({ stream, count, texts, numbers, done }, [numbers.buffer]);
     if (done) finished[stream] = true;
   } catch (error) {
     fail(error);

@@ -11,7 +11,7 @@ import { compareCodePoints, compareNames } from "../core/order.ts";
 import { MAX_SAMPLES, Rejections } from "./rejections.ts";
 import {
   readUsernameGroups, readAliases, readCompanies, readInstant, readMeta, readNewestReport, readPeople, readFingerprintProfiles,
-  startSideAggregates, countReports, tallyCategories, USERNAME_GROUP as G, type FingerprintProfileRow, type SideAggregates, type Snapshot, type UsernameGroupRow,
+  startSideAggregates, countReports, tallyCategories, type FingerprintProfileRow, type SideAggregates, type Snapshot, type UsernameGroupRow,
 } from "./snapshot.ts";
 import { BuildError } from "./errors.ts";
 import { readContent, type ContentRows } from "./snapshot-content.ts";
@@ -160,13 +160,13 @@ export class Model {
         throw new BuildError(`username groups out of order: ${JSON.stringify(previous)} before ${JSON.stringify(group.username)}`);
       }
       previous = group.username;
-      this.countCompanies(group, row[G.companyIds] as string | null);
-      const undated = row[G.undated] as number;
+      this.countCompanies(group, row.companyIds);
+      const undated = row.undated;
       if (undated > 0) {
         const sample = () => ({ report_id: groups.firstReportIds(group.username).firstUndated, username: group.username, reports: undated });
         this.rejections.add("report_invalid_created_at", sample, undated);
       }
-      const unknown = tallyCategories(row[G.categories] as string | null, group.categoryCounts);
+      const unknown = tallyCategories(row.categories, group.categoryCounts);
       if (unknown > 0) this.rejections.add("report_unknown_category", { username: group.username, reports: unknown }, unknown);
       if (group.count === 0) continue;
       processed += group.count;
@@ -352,14 +352,14 @@ interface GroupState {
 
 function readGroup(row: UsernameGroupRow): GroupState {
   return {
-    username: row[G.username],
-    count: row[G.count] as number,
-    reporters: row[G.reporters] as number,
-    confidenceMax: (row[G.confidenceMax] as number | null) ?? 0,
-    firstMs: (row[G.first] as number) * 1000,
-    lastMs: (row[G.last] as number) * 1000,
-    last7: row[G.currentWeek] as number,
-    previous7: row[G.previousWeek] as number,
+    username: row.username,
+    count: row.count,
+    reporters: row.reporters,
+    confidenceMax: Number.isNaN(row.confidenceMax) ? 0 : row.confidenceMax,
+    firstMs: row.first * 1000,
+    lastMs: row.last * 1000,
+    last7: row.currentWeek,
+    previous7: row.previousWeek,
     categoryCounts: new Uint32Array(CATEGORIES.length),
     companies: new Map(),
   };

@@ -131,28 +131,70 @@ export interface TrendWindows {
 }
 
 /**
- * One username's reports, aggregated by SQLite; read it with the USERNAME_GROUP positions.
- * Undated reports are counted but kept out of every other aggregate.
+ * One username's reports, aggregated by SQLite (GROUP_COLUMNS), read in place from the batch the
+ * query thread packed (build/group-worker.cjs). The stream moves the same object on to its next
+ * row, so read what you need before asking for the next one. Undated reports are counted but kept
+ * out of every other aggregate.
  */
-export type UsernameGroupRow = (string | number | null)[] & [string, ...(string | number | null)[]];
+export class UsernameGroupRow {
+  private texts: readonly (string | null)[] = [];
+  private numbers: Float64Array = new Float64Array(0);
+  private textAt = 0;
+  private numberAt = 0;
 
-export const USERNAME_GROUP = {
-  username: 0,
-  count: 1,
-  undated: 2,
-  reporters: 3,
-  confidenceMax: 4,
-  first: 5,
-  last: 6,
-  currentWeek: 7,
-  previousWeek: 8,
-  /** Comma-separated category positions (see tallyCategories). */
-  categories: 9,
-  /** Comma-separated company ids, one per dated report that names a company. */
-  companyIds: 10,
-} as const;
+  /** The normal form (both queries group by it). */
+  get username(): string {
+    return this.texts[this.textAt]!;
+  }
+  /** Comma-separated category positions of the dated reports (see tallyCategories), or null. */
+  get categories(): string | null {
+    return this.texts[this.textAt + 1]!;
+  }
+  /** Comma-separated company ids, one per dated report that names a company, or null. */
+  get companyIds(): string | null {
+    return this.texts[this.textAt + 2]!;
+  }
+  /** Dated reports. */
+  get count(): number {
+    return this.numbers[this.numberAt]!;
+  }
+  get undated(): number {
+    return this.numbers[this.numberAt + 1]!;
+  }
+  /** Distinct reporters of the dated reports. */
+  get reporters(): number {
+    return this.numbers[this.numberAt + 2]!;
+  }
+  /** The highest confidence of the dated reports, NaN when none is a number. */
+  get confidenceMax(): number {
+    return this.numbers[this.numberAt + 3]!;
+  }
+  /** Unix seconds of the first and last dated report (NaN when there is none). */
+  get first(): number {
+    return this.numbers[this.numberAt + 4]!;
+  }
+  get last(): number {
+    return this.numbers[this.numberAt + 5]!;
+  }
+  /** Dated reports in the trend windows (TrendWindows). */
+  get currentWeek(): number {
+    return this.numbers[this.numberAt + 6]!;
+  }
+  get previousWeek(): number {
+    return this.numbers[this.numberAt + 7]!;
+  }
+
+  /** Points at row `index` of a batch. */
+  moveTo(texts: readonly (string | null)[], numbers: Float64Array, index: number): void {
+    this.texts = texts;
+    this.numbers = numbers;
+    this.textAt = index * GROUP_TEXT_COLUMNS.length;
+    this.numberAt = index * (GROUP_COLUMN_COUNT - GROUP_TEXT_COLUMNS.length);
+  }
+}
 
 const DATED = (expr: string) => `CASE WHEN t IS NOT NULL THEN ${expr} END`;
+/** In the order UsernameGroupRow reads them: username first, then these. */
 const GROUP_COLUMNS = [
   "count(t)",
   "count(*) - count(t)",
@@ -165,6 +207,9 @@ const GROUP_COLUMNS = [
   `group_concat(${DATED(categoryPositionSql("category"))})`,
   `group_concat(${DATED("company_id")})`,
 ].join(", ");
+/** Positions of the text columns in `u, GROUP_COLUMNS`: the username and the two lists. */
+const GROUP_TEXT_COLUMNS = [0, 9, 10];
+const GROUP_COLUMN_COUNT = 11;
 
 const REPORT_COLUMNS = (table: string) =>
   `${table}.reporter, ${table}.confidence, ${table}.category, ${table}.company_id, ${instantSql(`${table}.created_at`)} AS t`;
@@ -218,7 +263,7 @@ export interface UsernameGroups extends Iterable<UsernameGroupRow> {
 function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows, spellingsOf: Map<string, unknown[]>): Generator<UsernameGroupRow> {
   const streams = startUsernameStreams(db, windows, spellingsOf);
   try {
-    yield* mergeOrdered(streams.map((stream) => stream as IterableIterator<UsernameGroupRow>));
+    yield* mergeOrdered(streams);
   } finally {
     streams.stop();
   }
@@ -271,7 +316,15 @@ interface QueryStreamsSpec {
   spellings: [unknown, string][];
   /** Named parameters of every query. */
   params: object;
+  /** Each selects `u, GROUP_COLUMNS`. */
   queries: string[];
+}
+
+interface Batch {
+  count: number;
+  texts: (string | null)[];
+  numbers: Float64Array;
+  done: boolean;
 }
 
 /**
@@ -280,7 +333,7 @@ interface QueryStreamsSpec {
  * so SQLite steps through the next rows on the other core while this thread uses these; memory
  * stays at a few batches per query. Iterators may be read interleaved (a merge does).
  */
-function startQueryStreams(db: Snapshot, spec: QueryStreamsSpec): IterableIterator<unknown[]>[] & { stop(): void } {
+function startQueryStreams(db: Snapshot, spec: QueryStreamsSpec): IterableIterator<UsernameGroupRow>[] & { stop(): void } {
   const control = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const script = fileURLToPath(new URL("./group-worker.cjs", import.meta.url));
@@ -288,34 +341,38 @@ function startQueryStreams(db: Snapshot, spec: QueryStreamsSpec): IterableIterat
   const worker = new Worker(`require(${JSON.stringify(script)})`, {
     eval: true,
     execArgv: [],
-    workerData: { path: db.name, ...spec, batchRows: STREAM_BATCH_ROWS, port: port2, control: control.buffer },
+    workerData: { path: db.name, ...spec, textColumns: GROUP_TEXT_COLUMNS, batchRows: STREAM_BATCH_ROWS, port: port2, control: control.buffer },
     transferList: [port2],
   });
   worker.unref();
-  const queued = spec.queries.map((): { rows: unknown[][]; done: boolean }[] => []);
+  const queued = spec.queries.map((): Batch[] => []);
   let seen = 0;
   const ask = (stream: number) => port1.postMessage({ stream });
   /** Waits for the worker's next answer and files it under its stream. */
   const receive = () => {
     while (Atomics.load(control, 0) === seen) Atomics.wait(control, 0, seen, 1000);
-    const message = receiveMessageOnPort(port1)?.message as { stream?: number; rows?: unknown[][]; done?: boolean; error?: string } | undefined;
+    const message = receiveMessageOnPort(port1)?.message as (Batch & { stream?: number; error?: string }) | undefined;
     if (message === undefined) return;
     seen++;
     if (message.error !== undefined || message.stream === undefined) throw new BuildError(`reading reports by username: ${message.error ?? "the query thread stopped"}`);
-    queued[message.stream]!.push({ rows: message.rows!, done: message.done! });
+    queued[message.stream]!.push(message);
   };
-  function* rows(stream: number): Generator<unknown[]> {
+  function* rows(stream: number): Generator<UsernameGroupRow> {
+    const row = new UsernameGroupRow();
     // Asks stay STREAM_PREFETCH ahead; the ones left over when a query ends get empty answers.
     for (let k = 0; k < STREAM_PREFETCH; k++) ask(stream);
     for (;;) {
       while (queued[stream]!.length === 0) receive();
       const batch = queued[stream]!.shift()!;
       if (!batch.done) ask(stream);
-      yield* batch.rows;
+      for (let i = 0; i < batch.count; i++) {
+        row.moveTo(batch.texts, batch.numbers, i);
+        yield row;
+      }
       if (batch.done) return;
     }
   }
-  const streams = spec.queries.map((_, i) => rows(i)) as IterableIterator<unknown[]>[] & { stop(): void };
+  const streams = spec.queries.map((_, i) => rows(i)) as IterableIterator<UsernameGroupRow>[] & { stop(): void };
   streams.stop = () => {
     port1.close();
     void worker.terminate();
@@ -323,18 +380,18 @@ function startQueryStreams(db: Snapshot, spec: QueryStreamsSpec): IterableIterat
   return streams;
 }
 
-/** Merges streams that are each ordered by their first column (code points); ties keep stream order. */
-function* mergeOrdered<T extends [string, ...unknown[]]>(streams: IterableIterator<T>[]): Generator<T> {
+/** Merges streams that are each ordered by username (code points); ties keep stream order. */
+function* mergeOrdered(streams: IterableIterator<UsernameGroupRow>[]): Generator<UsernameGroupRow> {
   const heads = streams.map((s) => s.next());
   for (;;) {
     let best = -1;
     for (let i = 0; i < heads.length; i++) {
       const head = heads[i]!;
       if (head.done) continue;
-      if (best < 0 || compareCodePoints(head.value[0], (heads[best]!.value as T)[0]) < 0) best = i;
+      if (best < 0 || compareCodePoints(head.value.username, (heads[best]!.value as UsernameGroupRow).username) < 0) best = i;
     }
     if (best < 0) return;
-    yield heads[best]!.value as T;
+    yield heads[best]!.value as UsernameGroupRow;
     heads[best] = streams[best]!.next();
   }
 }
