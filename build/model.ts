@@ -229,7 +229,9 @@ export class Model {
   }
 
   /** Company and person complaint counts, aggregated by SQLite, plus the rejections among reports without a username. */
-  private applySideAggregates({ companies, people, oddities }: SideAggregates): void {
+  private applySideAggregates({ companies, people, oddities, badConfidences }: SideAggregates): void {
+    const [[badConfidenceCount, firstBadConfidenceId]] = badConfidences;
+    if (badConfidenceCount > 0) this.rejections.add("report_invalid_confidence", { report_id: firstBadConfidenceId }, badConfidenceCount);
     for (const [id, createdAt, category, dated, position] of oddities) {
       if (!dated) this.rejections.add("report_invalid_created_at", { report_id: id, created_at: createdAt });
       else if (position === 0) this.rejections.add("report_unknown_category", { report_id: id, category });

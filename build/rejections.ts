@@ -8,6 +8,7 @@ export type RejectionReason =
   | "username_invalid_characters"
   | "report_invalid_created_at"
   | "report_unknown_category"
+  | "report_invalid_confidence"
   | "report_unknown_company"
   | "report_unknown_person"
   | "company_invalid_slug"
@@ -32,6 +33,7 @@ const EFFECTS: Record<RejectionReason, string> = {
   username_invalid_characters: "report kept for its company and person; no username entry",
   report_invalid_created_at: "report skipped entirely (it cannot be dated)",
   report_unknown_category: "category ignored (treated as none)",
+  report_invalid_confidence: "confidence ignored (not an integer): it does not count toward confidence_max",
   report_unknown_company: "company reference ignored",
   report_unknown_person: "person reference ignored",
   company_invalid_slug: "company left out (its slug cannot be a URL path)",

@@ -165,7 +165,7 @@ export class UsernameGroupRow {
   get reporters(): number {
     return this.numbers[this.numberAt + 2]!;
   }
-  /** The highest confidence of the dated reports, NaN when none is a number. */
+  /** The highest integer confidence of the dated reports, NaN when none has one. */
   get confidenceMax(): number {
     return this.numbers[this.numberAt + 3]!;
   }
@@ -199,7 +199,8 @@ const GROUP_COLUMNS = [
   "count(t)",
   "count(*) - count(t)",
   `count(DISTINCT ${DATED("reporter")})`,
-  `max(${DATED("confidence")})`,
+  // A confidence that is not an integer (text in a loose export) is left out rather than printed.
+  `max(CASE WHEN t IS NOT NULL AND typeof(confidence) = 'integer' THEN confidence END)`,
   "min(t)",
   "max(t)",
   "count(CASE WHEN t >= @currentStart AND t < @currentEnd THEN 1 END)",
@@ -415,6 +416,8 @@ export interface SideAggregates {
   companies: CompanyAggregateRow[];
   people: PersonCountRow[];
   oddities: UnnamedOddityRow[];
+  /** [[count, smallest id]] of the reports whose confidence is not an integer (text or a fraction in a loose export). */
+  badConfidences: [[number, number | null]];
 }
 
 const sideAggregateQueries = (since: number) => [
@@ -436,6 +439,11 @@ const sideAggregateQueries = (since: number) => [
     params: {},
     sql: `SELECT person_id, count(*), min(id) FROM reports WHERE person_id IS NOT NULL AND ${instantSql("created_at")} IS NOT NULL
           GROUP BY person_id ORDER BY person_id`,
+  },
+  {
+    name: "badConfidences",
+    params: {},
+    sql: "SELECT count(*), min(id) FROM reports WHERE typeof(confidence) <> 'integer'",
   },
   {
     name: "oddities",

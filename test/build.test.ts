@@ -122,6 +122,28 @@ describe("the build", () => {
     }
   });
 
+  it("leaves out a confidence that is not an integer, and reports it", () => {
+    const dir = makeTempDir("loose-confidence");
+    try {
+      const db = createSnapshot(
+        dir,
+        `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
+         INSERT INTO reports (id, username, category, reporter, confidence, created_at) VALUES
+           (1, 'conf_text', 'scam', 'r1', 'high', '2026-03-10T10:00:00Z'),
+           (2, 'conf_text', 'scam', 'r2', 70, '2026-03-10T10:00:00Z'),
+           (3, 'conf_real', 'scam', 'r1', 59.5, '2026-03-10T10:00:00Z'),
+           (4, 'conf_int', 'scam', 'r1', '65', '2026-03-10T10:00:00Z');`,
+      );
+      const files = buildInMemory({ db, baseUrl: BASE_URL });
+      const confidence = (u: string) => JSON.parse(files.get(`api/check/${u}.json`)!.toString()).confidence_max;
+      expect([confidence("conf_text"), confidence("conf_real"), confidence("conf_int")]).toEqual([70, 0, 65]);
+      const report = JSON.parse(files.get("build-report.json")!.toString());
+      expect(report.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1 }] }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("fails with the reason when the username pass's query thread fails", () => {
     // reports as a view whose created_at overflows when read: the username query (on its own
     // thread) is the first to read it.
