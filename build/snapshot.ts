@@ -101,16 +101,30 @@ export const instantSql = (column: string) =>
  */
 const CATEGORY_LIST = `|${CATEGORIES.join("|")}|`;
 const categoryPositionSql = (column: string) => `instr('${CATEGORY_LIST}', '|' || ${column} || '|')`;
-const POSITION_TO_CATEGORY = new Map<number, number>(CATEGORIES.map((c, i) => [CATEGORY_LIST.indexOf(`|${c}|`) + 1, i]));
+/** Category index by position in CATEGORY_LIST; -1 for any other position (0 included). */
+const CATEGORY_AT_POSITION = new Int8Array(CATEGORY_LIST.length + 1).fill(-1);
+CATEGORIES.forEach((c, i) => (CATEGORY_AT_POSITION[CATEGORY_LIST.indexOf(`|${c}|`) + 1] = i));
+const COMMA = 44;
+const ZERO = 48;
 
-/** Adds a comma-separated list of category positions to `counts`; returns how many were unknown. */
+/**
+ * Adds a comma-separated list of category positions to `counts`; returns how many were unknown.
+ * Read digit by digit (it runs once per username and company) rather than split into strings.
+ */
 export function tallyCategories(positions: string | null, counts: Uint32Array): number {
   if (!positions) return 0;
   let unknown = 0;
-  for (const p of positions.split(",")) {
-    const index = POSITION_TO_CATEGORY.get(Number(p));
-    if (index === undefined) unknown++;
+  let position = 0;
+  for (let i = 0; i <= positions.length; i++) {
+    const code = i < positions.length ? positions.charCodeAt(i) : COMMA;
+    if (code !== COMMA) {
+      position = position * 10 + code - ZERO;
+      continue;
+    }
+    const index = position < CATEGORY_AT_POSITION.length ? CATEGORY_AT_POSITION[position]! : -1;
+    if (index < 0) unknown++;
     else counts[index]!++;
+    position = 0;
   }
   return unknown;
 }

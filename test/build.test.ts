@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist, buildInMemory } from "../build/build.ts";
 import { EMITTERS } from "../build/emitters/index.ts";
 import { BuildError } from "../build/errors.ts";
+import { openSnapshot, tallyCategories } from "../build/snapshot.ts";
+import { CATEGORIES } from "../core/categories.ts";
 import { BASE_URL, buildFixture, createSnapshot, makeTempDir, type BuiltFixture } from "./helpers/fixture.ts";
 import { expectedUsernameRejections } from "./helpers/expected.ts";
 
@@ -167,6 +169,30 @@ describe("the build", () => {
   it("keeps escaping hostile names in JSON: they parse back to the exact text", () => {
     const card = JSON.parse(readFileSync(join(fixture.dist, "api/company/bold-co.json"), "utf8"));
     expect(card.name).toBe('<b>Bold & "Co"</b>');
+  });
+});
+
+describe("category tallies", () => {
+  it("count each category by the position SQLite's instr gives it, and every other position as unknown", () => {
+    const dir = makeTempDir("tally");
+    const db = openSnapshot(createSnapshot(dir));
+    try {
+      // The positions as the build's SQL computes them for every category, a misspelling and NULL.
+      const list = `|${CATEGORIES.join("|")}|`;
+      const position = db.prepare("SELECT instr(?, '|' || ? || '|')").pluck();
+      const positions = CATEGORIES.map((c) => position.get(list, c) as number);
+      expect(position.get(list, "scamm")).toBe(0);
+      const counts = new Uint32Array(CATEGORIES.length);
+      const text = [...positions, positions[3], 0, positions[11], 9999, positions[3]].join(",");
+      expect(tallyCategories(text, counts)).toBe(2);
+      expect([...counts]).toEqual(CATEGORIES.map((_, i) => (i === 3 ? 3 : i === 11 ? 2 : 1)));
+      expect(tallyCategories(null, counts)).toBe(0);
+      expect(tallyCategories(String(positions[5]), counts)).toBe(0);
+      expect(counts[5]).toBe(2);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
