@@ -10,7 +10,8 @@ const done = new Int32Array(control);
 let db = null;
 try {
   db = new Database(path, { readonly: true, fileMustExist: true });
-  // The same settings as the main connection (build/snapshot.ts, openSnapshot).
+  // Sorts spill to temporary files rather than grow the heap; the page cache is the build's
+  // largest (see openSnapshot in build/snapshot.ts), as this connection does the heavy reading.
   db.pragma("temp_store = FILE");
   db.pragma("cache_size = -65536");
   const results = {};

@@ -27,9 +27,11 @@ export function openSnapshot(path: string): Snapshot {
     );
     const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
     if (missing.length > 0) throw new BuildError(`snapshot ${path} does not follow data/schema.sql: missing ${missing.join(", ")}`);
-    // The username sort spills to temporary files instead of growing the heap.
+    // Sorts spill to temporary files instead of growing the heap. This connection reads the small
+    // tables and walks the username index once, so a small page cache does; the query threads,
+    // which sort and look reports up, keep 64 MiB each (build/group-worker.cjs, query-worker.cjs).
     db.pragma("temp_store = FILE");
-    db.pragma("cache_size = -65536");
+    db.pragma("cache_size = -8192");
     // A username that is not text (a number or blob in a loose export) normalises to "" and is
     // rejected as empty, rather than turning into the text "null".
     db.function("normalize_username", { deterministic: true }, (raw: unknown) =>
