@@ -8,7 +8,8 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { BuildError } from "./errors.ts";
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FileSink, hashContent, MANIFEST_PATH } from "./file-sink.cjs";
@@ -18,7 +19,24 @@ export { hashContent, MANIFEST_PATH } from "./file-sink.cjs";
 export interface OutputFile {
   /** Path inside dist, `/`-separated, e.g. `api/check/foo.json`. */
   path: string;
-  data: string | Uint8Array;
+  data: string | Uint8Array | ChunkedData;
+}
+
+/**
+ * A large file handed over as its bytes in order, made while it is written, so that it is never
+ * whole in memory (the spammer dump inflates its compressed batches one at a time). The same
+ * object handed over twice is one file with two names, as with a buffer (see writeLarge).
+ */
+export interface ChunkedData {
+  readonly byteLength: number;
+  chunks(): Iterable<Uint8Array>;
+}
+
+const isChunked = (data: OutputFile["data"]): data is ChunkedData => typeof data === "object" && !ArrayBuffer.isView(data);
+
+/** The bytes of a file in one buffer (for writers that keep files whole). */
+function toBytes(data: OutputFile["data"]): string | Uint8Array {
+  return isChunked(data) ? Buffer.concat([...data.chunks()]) : data;
 }
 
 export interface Writer {
@@ -80,10 +98,11 @@ class ThreadedDiskWriter implements Writer {
 
   write(file: OutputFile): void {
     checkPath(file.path);
-    if (file.data.length >= LARGE_FILE) return this.writeLarge(file);
+    const { data } = file;
+    if (isChunked(data) || data.length >= LARGE_FILE) return this.writeLarge(file);
     this.paths.push(file.path);
-    this.data.push(file.data);
-    this.batchBytes += typeof file.data === "string" ? file.data.length * 3 : file.data.byteLength;
+    this.data.push(data);
+    this.batchBytes += typeof data === "string" ? data.length * 3 : data.byteLength;
     this.fileCount++;
     if (this.paths.length >= BATCH_FILES) this.send();
   }
@@ -95,31 +114,29 @@ class ThreadedDiskWriter implements Writer {
    */
   private writeLarge({ path, data }: OutputFile): void {
     this.send();
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
     const target = join(this.root, path);
-    // The same buffer handed over twice (a dump under its weekly and its "latest" name) is
-    // one file with two names: a hard link costs neither the write nor the hash again.
+    // The same buffer or chunks handed over twice (a dump under its weekly and its "latest"
+    // name) is one file with two names: a hard link costs neither the write nor the hash again.
     const earlier = typeof data === "string" ? undefined : this.largeFiles.get(data);
-    let sha256: string;
+    let written: { size: number; sha256: string };
     try {
       mkdirSync(dirname(target), { recursive: true });
       if (earlier) {
         linkSync(join(this.root, earlier.path), target);
-        sha256 = earlier.sha256;
+        written = earlier;
       } else {
-        writeFileSync(target, bytes);
-        sha256 = hashContent(bytes);
-        if (typeof data !== "string") this.largeFiles.set(data, { path, sha256 });
+        written = isChunked(data) ? writeChunks(target, data) : writeWhole(target, data);
+        if (typeof data !== "string") this.largeFiles.set(data, { path, ...written });
       }
     } catch (error) {
       throw new BuildError(`writing ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    this.post({ type: "listed", path, size: bytes.byteLength, sha256 });
+    this.post({ type: "listed", path, size: written.size, sha256: written.sha256 });
     this.fileCount++;
   }
 
-  /** Large files written so far, by the buffer they were written from (see writeLarge). */
-  private readonly largeFiles = new WeakMap<Uint8Array, { path: string; sha256: string }>();
+  /** Large files written so far, by the buffer or chunks they were written from (see writeLarge). */
+  private readonly largeFiles = new WeakMap<Uint8Array | ChunkedData, { path: string; size: number; sha256: string }>();
 
   finish(extra: Record<string, unknown>): void {
     this.send();
@@ -216,6 +233,29 @@ class ThreadedDiskWriter implements Writer {
   }
 }
 
+function writeWhole(target: string, data: string | Uint8Array): { size: number; sha256: string } {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  writeFileSync(target, bytes);
+  return { size: bytes.byteLength, sha256: hashContent(bytes) };
+}
+
+function writeChunks(target: string, data: ChunkedData): { size: number; sha256: string } {
+  const hash = createHash("sha256");
+  const fd = openSync(target, "w");
+  let size = 0;
+  try {
+    for (const chunk of data.chunks()) {
+      for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at);
+      hash.update(chunk);
+      size += chunk.byteLength;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (size !== data.byteLength) throw new BuildError(`${size} bytes written, ${data.byteLength} announced`);
+  return { size, sha256: hash.digest("hex") };
+}
+
 export class MemoryWriter implements Writer {
   readonly files = new Map<string, Buffer>();
   readonly writeSeconds = 0;
@@ -235,7 +275,7 @@ export class MemoryWriter implements Writer {
 
   write(file: OutputFile): void {
     checkPath(file.path);
-    this.sink.write(file.path, file.data);
+    this.sink.write(file.path, toBytes(file.data));
   }
 
   finish(extra: Record<string, unknown>): void {

@@ -37,13 +37,18 @@ describe("the writer", () => {
     const memory = new MemoryWriter();
     const big = Buffer.alloc(3 << 20, "é,\r\n");
     const bigText = "x".repeat(1 << 20);
+    // Handed over as chunks made while it is written (however small), twice.
+    const pieces = [Buffer.from("first,"), Buffer.alloc(0), Buffer.alloc(70_000, "ü")];
+    const chunked = { byteLength: 70_006, chunks: () => pieces.map((p) => Buffer.from(p)) };
     const files = [
       { path: "a/small-before.json", data: "1" },
       { path: "dumps/big.csv", data: big },
       { path: "a/small-between.json", data: "2" },
       { path: "search/big.json", data: bigText },
+      { path: "dumps/chunked.csv", data: chunked },
       { path: "a/small-after.json", data: "3" },
       { path: "dumps/big-latest.csv", data: big },
+      { path: "dumps/chunked-latest.csv", data: chunked },
     ];
     for (const file of files) {
       disk.write(file);
@@ -59,8 +64,17 @@ describe("the writer", () => {
     // The same buffer twice is one file with two names.
     expect(statSync(join(root, "dumps/big-latest.csv")).ino).toBe(statSync(join(root, "dumps/big.csv")).ino);
     expect(readFileSync(join(root, "dumps/big-latest.csv")).equals(big)).toBe(true);
-    expect(disk.fileCount).toBe(6);
+    expect(readFileSync(join(root, "dumps/chunked.csv")).equals(Buffer.concat(pieces))).toBe(true);
+    expect(statSync(join(root, "dumps/chunked-latest.csv")).ino).toBe(statSync(join(root, "dumps/chunked.csv")).ino);
+    expect(disk.fileCount).toBe(8);
     expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("refuses chunks that do not add up to the size they announced", () => {
+    const disk = createDiskWriter(join(dir, "short"));
+    const short = { byteLength: 10, chunks: () => [Buffer.from("12345")] };
+    expect(() => disk.write({ path: "dumps/short.csv", data: short })).toThrow(/writing dumps\/short.csv: 5 bytes written, 10 announced/);
+    disk.abort();
   });
 
   it("turns a failed write in the worker into a BuildError naming the file", () => {

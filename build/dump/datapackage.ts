@@ -4,7 +4,6 @@
  * constraints, taken from the same column list that wrote the header rows.
  */
 import { formatInstant } from "../../core/time.ts";
-import { hashContent } from "../writer.ts";
 import type { Column } from "./columns.ts";
 import { LICENSE, type Credit } from "./credit.ts";
 
@@ -14,7 +13,8 @@ export interface DumpResource {
   description: string;
   /** File name inside dumps/, relative to datapackage.json. */
   path: string;
-  bytes: Buffer;
+  /** The CSV's size and SHA-256. */
+  file: { byteLength: number; sha256: string };
   columns: Column<never>[];
   primaryKey: string;
 }
@@ -49,8 +49,8 @@ export function renderDataPackage({ credit, asOfMs, week, resources }: DataPacka
       format: "csv",
       mediatype: "text/csv",
       encoding: "utf-8",
-      bytes: resource.bytes.byteLength,
-      hash: `sha256:${hashContent(resource.bytes)}`,
+      bytes: resource.file.byteLength,
+      hash: `sha256:${resource.file.sha256}`,
       licenses: [{ name: LICENSE.id, path: LICENSE.url, title: LICENSE.title }],
       dialect: { delimiter: ",", lineTerminator: "\r\n", quoteChar: '"', doubleQuote: true, header: true },
       schema: {

@@ -15,7 +15,7 @@ import { CsvCollector } from "../dump/csv.ts";
 import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
 import { BuildError, withContext } from "../errors.ts";
 import type { Model } from "../model.ts";
-import type { OutputFile } from "../writer.ts";
+import type { ChunkedData, OutputFile } from "../writer.ts";
 
 /** Per build (the emitter list is shared by every build in a process, a model is not). */
 const collectors = new WeakMap<Model, CsvCollector>();
@@ -40,13 +40,13 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const spammerFiles = withContext("joining the spammer dump", () => spammerRows.finish());
   const companyFiles = withContext("joining the company dump", () => companyRows.finish());
 
-  const resources: (DumpResource & { gz: Buffer })[] = [
+  const resources: (DumpResource & { file: ChunkedData; gz: ChunkedData })[] = [
     {
       name: "spammers",
       title: "Reported usernames",
       description: "Every valid reported username, in username order, with the fields of /api/check/{username}.",
       path: `spammers-${week}.csv`,
-      bytes: spammerFiles.csv,
+      file: spammerFiles.csv,
       gz: spammerFiles.gz,
       columns: SPAMMER_COLUMNS,
       primaryKey: "username",
@@ -56,15 +56,15 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
       title: "Companies with their complaints",
       description: "Every company of the catalog in the ranking of /api/companies (complaints, then name, then id), with the fields of its card.",
       path: `companies-${week}.csv`,
-      bytes: companyFiles.csv,
+      file: companyFiles.csv,
       gz: companyFiles.gz,
       columns: COMPANY_COLUMNS,
       primaryKey: "id",
     },
   ];
-  for (const { name, path, bytes, gz } of resources) {
-    yield { path: `dumps/${path}`, data: bytes };
-    yield { path: `dumps/${name}-latest.csv`, data: bytes };
+  for (const { name, path, file, gz } of resources) {
+    yield { path: `dumps/${path}`, data: file };
+    yield { path: `dumps/${name}-latest.csv`, data: file };
     yield { path: `dumps/${path}.gz`, data: gz };
     yield { path: `dumps/${name}-latest.csv.gz`, data: gz };
   }
