@@ -211,7 +211,7 @@ export class UsernameGroupRow {
 
 const DATED = (expr: string) => `CASE WHEN t IS NOT NULL THEN ${expr} END`;
 /** In the order UsernameGroupRow reads them: username first, then these. */
-const GROUP_COLUMNS = [
+const GROUP_AGGREGATES = [
   "count(t)",
   "count(*) - count(t)",
   `count(DISTINCT ${DATED("reporter")})`,
@@ -223,10 +223,11 @@ const GROUP_COLUMNS = [
   "count(CASE WHEN t >= @previousStart AND t < @currentStart THEN 1 END)",
   `group_concat(${DATED(categoryPositionSql("category"))})`,
   `group_concat(${DATED("company_id")})`,
-].join(", ");
+];
+const GROUP_COLUMNS = GROUP_AGGREGATES.join(", ");
 /** Positions of the text columns in `u, GROUP_COLUMNS`: the username and the two lists. */
 const GROUP_TEXT_COLUMNS = [0, 9, 10];
-const GROUP_COLUMN_COUNT = 11;
+const GROUP_COLUMN_COUNT = 1 + GROUP_AGGREGATES.length;
 
 const REPORT_COLUMNS = (table: string) =>
   `${table}.reporter, ${table}.confidence, ${table}.category, ${table}.company_id, ${instantSql(`${table}.created_at`)} AS t`;

@@ -36,7 +36,14 @@ const isChunked = (data: OutputFile["data"]): data is ChunkedData => typeof data
 
 /** The bytes of a file in one buffer (for writers that keep files whole). */
 function toBytes(data: OutputFile["data"]): string | Uint8Array {
-  return isChunked(data) ? Buffer.concat([...data.chunks()]) : data;
+  if (!isChunked(data)) return data;
+  const bytes = Buffer.concat([...data.chunks()]);
+  checkChunkedSize(bytes.byteLength, data);
+  return bytes;
+}
+
+function checkChunkedSize(written: number, data: ChunkedData): void {
+  if (written !== data.byteLength) throw new BuildError(`${written} bytes written, ${data.byteLength} announced`);
 }
 
 export interface Writer {
@@ -252,7 +259,7 @@ function writeChunks(target: string, data: ChunkedData): { size: number; sha256:
   } finally {
     closeSync(fd);
   }
-  if (size !== data.byteLength) throw new BuildError(`${size} bytes written, ${data.byteLength} announced`);
+  checkChunkedSize(size, data);
   return { size, sha256: hash.digest("hex") };
 }
 

@@ -75,6 +75,7 @@ describe("the writer", () => {
     const short = { byteLength: 10, chunks: () => [Buffer.from("12345")] };
     expect(() => disk.write({ path: "dumps/short.csv", data: short })).toThrow(/writing dumps\/short.csv: 5 bytes written, 10 announced/);
     disk.abort();
+    expect(() => new MemoryWriter().write({ path: "dumps/short.csv", data: short })).toThrow(/5 bytes written, 10 announced/);
   });
 
   it("turns a failed write in the worker into a BuildError naming the file", () => {
