@@ -2,6 +2,7 @@
  * Build properties: deterministic bytes, a manifest that lists exactly what is on disk, atomic
  * publishing (a failed build leaves the old dist), and loud rejections.
  */
+import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -9,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist, buildInMemory } from "../build/build.ts";
 import { EMITTERS } from "../build/emitters/index.ts";
 import { BuildError } from "../build/errors.ts";
-import { openSnapshot, tallyCategories } from "../build/snapshot.ts";
+import { tallyCategories } from "../build/snapshot.ts";
 import { CATEGORIES } from "../core/categories.ts";
-import { BASE_URL, buildFixture, createSnapshot, makeTempDir, type BuiltFixture } from "./helpers/fixture.ts";
+import { BASE_URL, buildFixture, createSnapshot, makeTempDir, withSnapshot, type BuiltFixture } from "./helpers/fixture.ts";
 import { expectedUsernameRejections } from "./helpers/expected.ts";
 
 function listFiles(root: string): string[] {
@@ -96,74 +97,52 @@ describe("the build", () => {
 
   it("groups usernames stored as numbers or blobs by their text, and rejects a blob as empty, pointing at first reports", () => {
     // A loose export: SQLite keeps what it is given, so a username column can hold an integer or a blob.
-    const dir = makeTempDir("loose-usernames");
-    try {
-      const db = createSnapshot(
-        dir,
-        `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
-         INSERT INTO reports (username, category, reporter, created_at) VALUES
-           (123456789, 'scam', 'r1', '2026-03-10T10:00:00Z'),
-           ('123456789', 'scam', 'r2', '2026-03-09T10:00:00Z'),
-           ('@123456789', 'spam', 'r3', '2026-03-08T10:00:00Z'),
-           (X'616263646566', 'scam', 'r4', '2026-03-08T10:00:00Z'),
-           ('@Bad-Name', 'scam', 'r5', '2026-03-08T10:00:00Z'),
-           ('bad-name', 'scam', 'r6', 'yesterday'),
-           ('bad-name', 'scam', 'r7', '2026-03-08T10:00:00Z');`,
-      );
-      const files = buildInMemory({ db, baseUrl: BASE_URL });
-      const check = JSON.parse(files.get("api/check/123456789.json")!.toString());
-      expect(check).toMatchObject({ username: "123456789", reports_count: 3, unique_reports: 3 });
-      const report = JSON.parse(files.get("build-report.json")!.toString());
-      const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
-      expect(byReason.get("username_empty")).toMatchObject({ count: 1, samples: [{ username: "", reports: 1, report_id: 4 }] });
-      // The samples point at the first report of any spelling, and of the undated ones.
-      expect(byReason.get("username_invalid_characters")).toMatchObject({ count: 2, samples: [{ username: "bad-name", reports: 2, report_id: 5 }] });
-      expect(byReason.get("report_invalid_created_at")).toMatchObject({ count: 1, samples: [{ username: "bad-name", reports: 1, report_id: 6 }] });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const sql = `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
+      INSERT INTO reports (username, category, reporter, created_at) VALUES
+        (123456789, 'scam', 'r1', '2026-03-10T10:00:00Z'),
+        ('123456789', 'scam', 'r2', '2026-03-09T10:00:00Z'),
+        ('@123456789', 'spam', 'r3', '2026-03-08T10:00:00Z'),
+        (X'616263646566', 'scam', 'r4', '2026-03-08T10:00:00Z'),
+        ('@Bad-Name', 'scam', 'r5', '2026-03-08T10:00:00Z'),
+        ('bad-name', 'scam', 'r6', 'yesterday'),
+        ('bad-name', 'scam', 'r7', '2026-03-08T10:00:00Z');`;
+    const files = withSnapshot("loose-usernames", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
+    const check = JSON.parse(files.get("api/check/123456789.json")!.toString());
+    expect(check).toMatchObject({ username: "123456789", reports_count: 3, unique_reports: 3 });
+    const report = JSON.parse(files.get("build-report.json")!.toString());
+    const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
+    expect(byReason.get("username_empty")).toMatchObject({ count: 1, samples: [{ username: "", reports: 1, report_id: 4 }] });
+    // The samples point at the first report of any spelling, and of the undated ones.
+    expect(byReason.get("username_invalid_characters")).toMatchObject({ count: 2, samples: [{ username: "bad-name", reports: 2, report_id: 5 }] });
+    expect(byReason.get("report_invalid_created_at")).toMatchObject({ count: 1, samples: [{ username: "bad-name", reports: 1, report_id: 6 }] });
   });
 
   it("leaves out a confidence that is not an integer, and reports it", () => {
-    const dir = makeTempDir("loose-confidence");
-    try {
-      const db = createSnapshot(
-        dir,
-        `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
-         INSERT INTO reports (id, username, category, reporter, confidence, created_at) VALUES
-           (1, 'conf_text', 'scam', 'r1', 'high', '2026-03-10T10:00:00Z'),
-           (2, 'conf_text', 'scam', 'r2', 70, '2026-03-10T10:00:00Z'),
-           (3, 'conf_real', 'scam', 'r1', 59.5, '2026-03-10T10:00:00Z'),
-           (4, 'conf_int', 'scam', 'r1', '65', '2026-03-10T10:00:00Z');`,
-      );
-      const files = buildInMemory({ db, baseUrl: BASE_URL });
-      const confidence = (u: string) => JSON.parse(files.get(`api/check/${u}.json`)!.toString()).confidence_max;
-      expect([confidence("conf_text"), confidence("conf_real"), confidence("conf_int")]).toEqual([70, 0, 65]);
-      const report = JSON.parse(files.get("build-report.json")!.toString());
-      expect(report.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1 }] }));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const sql = `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
+      INSERT INTO reports (id, username, category, reporter, confidence, created_at) VALUES
+        (1, 'conf_text', 'scam', 'r1', 'high', '2026-03-10T10:00:00Z'),
+        (2, 'conf_text', 'scam', 'r2', 70, '2026-03-10T10:00:00Z'),
+        (3, 'conf_real', 'scam', 'r1', 59.5, '2026-03-10T10:00:00Z'),
+        (4, 'conf_int', 'scam', 'r1', '65', '2026-03-10T10:00:00Z');`;
+    const files = withSnapshot("loose-confidence", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
+    const confidence = (u: string) => JSON.parse(files.get(`api/check/${u}.json`)!.toString()).confidence_max;
+    expect([confidence("conf_text"), confidence("conf_real"), confidence("conf_int")]).toEqual([70, 0, 65]);
+    const report = JSON.parse(files.get("build-report.json")!.toString());
+    expect(report.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1 }] }));
   });
 
   it("fails with the reason when the username pass's query thread fails", () => {
     // reports as a view whose created_at overflows when read: the username query (on its own
     // thread) is the first to read it.
-    const dir = makeTempDir("query-thread-failure");
-    try {
-      const db = createSnapshot(
-        dir,
-        `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
-         DROP TABLE reports;
-         CREATE TABLE raw_reports (id INTEGER PRIMARY KEY, username TEXT, reporter TEXT);
-         INSERT INTO raw_reports VALUES (1, 'spam_king', 'r1');
-         CREATE VIEW reports AS SELECT id, username, 'scam' AS category, NULL AS company_id, NULL AS person_id, reporter,
-           50 AS confidence, CASE WHEN id > 0 THEN abs(-9223372036854775807 - 1) END AS created_at FROM raw_reports;`,
-      );
+    const sql = `INSERT INTO meta VALUES ('as_of', '2026-03-11T10:00:00Z');
+      DROP TABLE reports;
+      CREATE TABLE raw_reports (id INTEGER PRIMARY KEY, username TEXT, reporter TEXT);
+      INSERT INTO raw_reports VALUES (1, 'spam_king', 'r1');
+      CREATE VIEW reports AS SELECT id, username, 'scam' AS category, NULL AS company_id, NULL AS person_id, reporter,
+        50 AS confidence, CASE WHEN id > 0 THEN abs(-9223372036854775807 - 1) END AS created_at FROM raw_reports;`;
+    withSnapshot("query-thread-failure", sql, (db) => {
       expect(() => buildInMemory({ db, baseUrl: BASE_URL })).toThrow(/reading reports by username: integer overflow/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("keeps escaping hostile names in JSON: they parse back to the exact text", () => {
@@ -174,25 +153,20 @@ describe("the build", () => {
 
 describe("category tallies", () => {
   it("count each category by the position SQLite's instr gives it, and every other position as unknown", () => {
-    const dir = makeTempDir("tally");
-    const db = openSnapshot(createSnapshot(dir));
-    try {
-      // The positions as the build's SQL computes them for every category, a misspelling and NULL.
-      const list = `|${CATEGORIES.join("|")}|`;
-      const position = db.prepare("SELECT instr(?, '|' || ? || '|')").pluck();
-      const positions = CATEGORIES.map((c) => position.get(list, c) as number);
-      expect(position.get(list, "scamm")).toBe(0);
-      const counts = new Uint32Array(CATEGORIES.length);
-      const text = [...positions, positions[3], 0, positions[11], 9999, positions[3]].join(",");
-      expect(tallyCategories(text, counts)).toBe(2);
-      expect([...counts]).toEqual(CATEGORIES.map((_, i) => (i === 3 ? 3 : i === 11 ? 2 : 1)));
-      expect(tallyCategories(null, counts)).toBe(0);
-      expect(tallyCategories(String(positions[5]), counts)).toBe(0);
-      expect(counts[5]).toBe(2);
-    } finally {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const db = new Database(":memory:");
+    // The positions as the build's SQL computes them for every category and a misspelling.
+    const list = `|${CATEGORIES.join("|")}|`;
+    const position = db.prepare("SELECT instr(?, '|' || ? || '|')").pluck();
+    const positions = CATEGORIES.map((c) => position.get(list, c) as number);
+    expect(position.get(list, "scamm")).toBe(0);
+    db.close();
+    const counts = new Uint32Array(CATEGORIES.length);
+    const text = [...positions, positions[3], 0, positions[11], 9999, positions[3]].join(",");
+    expect(tallyCategories(text, counts)).toBe(2);
+    expect([...counts]).toEqual(CATEGORIES.map((_, i) => (i === 3 ? 3 : i === 11 ? 2 : 1)));
+    expect(tallyCategories(null, counts)).toBe(0);
+    expect(tallyCategories(String(positions[5]), counts)).toBe(0);
+    expect(counts[5]).toBe(2);
   });
 });
 

@@ -27,6 +27,16 @@ export function createSnapshot(dir: string, sql = FIXTURE, name = "snapshot.sqli
   return path;
 }
 
+/** Calls `use` with a one-off snapshot of the schema plus `sql`, and removes it afterwards. */
+export function withSnapshot<T>(label: string, sql: string, use: (db: string) => T): T {
+  const dir = makeTempDir(label);
+  try {
+    return use(createSnapshot(dir, sql));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface BuiltFixture {
   dir: string;
   db: string;
