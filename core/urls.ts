@@ -1,3 +1,5 @@
+import { getRoutePath } from "./routes/match.ts";
+
 /**
  * Every URL the API emits, in one place. DESIGN: URLs in responses are absolute, from
  * --base-url, and each must resolve on the same deployment. `sitePaths` are the same addresses
@@ -5,37 +7,39 @@
  * server builds the few URLs of its dynamic answers with the same functions and the base URL
  * recorded in the build report.
  */
-const seg = encodeURIComponent;
+const path = getRoutePath;
 
-/** Site-relative paths of everything the build publishes for people to follow. */
+/** Site-relative paths of everything the build publishes for people to follow (templates: the route table). */
 export const sitePaths = {
-  home: () => "/",
+  home: () => path("getHome"),
   /** The API documentation page: every endpoint with examples, the limits and the licence. */
-  docs: () => "/docs",
-  companyPage: (slug: string) => `/company/${seg(slug)}`,
-  companyList: () => "/companies",
-  person: (slug: string) => `/people/${seg(slug)}`,
+  docs: () => path("getDocs"),
+  companyPage: (slug: string) => path("getCompanyPage", { slug }),
+  companyList: () => path("getCompanyListHtml"),
+  companyListPage: (page: number) => (page === 1 ? path("getCompanyListHtml") : path("getCompanyListHtmlPage", { page })),
+  person: (slug: string) => path("getPersonPage", { slug }),
   /** A generated initials avatar, used when the snapshot's avatar is not an absolute http(s) URL. */
-  personAvatar: (slug: string) => `/avatars/${seg(slug)}.svg`,
-  glossary: (slug: string) => `/glossary/${seg(slug)}`,
-  video: (slug: string) => `/videos/${seg(slug)}`,
-  videoChannel: (slug: string) => `/video-channels/${seg(slug)}`,
-  chatChannel: (username: string) => `/channels/${seg(username)}`,
-  chat: (username: string) => `/chats/${seg(username)}`,
-  blogPost: (slug: string) => `/blog/${seg(slug)}`,
-  badge: (slug: string) => `/api/badge/${seg(slug)}.svg`,
-  card: (slug: string) => `/api/card/${seg(slug)}.svg`,
-  embed: (slug: string, style = "badge") => `/embed/${seg(style)}/${seg(slug)}`,
-  spammer: (username: string) => `/api/check/${seg(username)}`,
-  chatStatus: (username: string) => `/api/chat/${seg(username)}/status`,
-  chatBadge: (username: string) => `/api/chat/${seg(username)}/badge.svg`,
-  detectionRules: () => "/api/detection-rules",
+  personAvatar: (slug: string) => path("getAvatar", { slug }),
+  glossary: (slug: string) => path("getGlossaryPage", { slug }),
+  video: (slug: string) => path("getVideoPage", { slug }),
+  videoChannel: (slug: string) => path("getVideoChannelPage", { slug }),
+  chatChannel: (username: string) => path("getChatChannelPage", { username }),
+  chat: (username: string) => path("getChatPage", { username }),
+  blogPost: (slug: string) => path("getBlogPost", { slug }),
+  badge: (slug: string) => path("getBadge", { slug }),
+  card: (slug: string) => path("getCard", { slug }),
+  embed: (slug: string, style = "badge") => path("getEmbed", { style, slug }),
+  spammer: (username: string) => path("checkUsername", { identifier: username }),
+  chatStatus: (username: string) => path("getChatStatus", { username }),
+  chatBadge: (username: string) => path("getChatBadge", { username }),
+  detectionRules: () => path("getDetectionRules"),
   /** Feeds: RSS 2.0 at /rss/all (the reference's address), Atom and JSON Feed beside it; `category` null = all. */
-  rss: (category: string | null = null) => (category === null ? "/rss/all" : `/rss/category/${seg(category)}`),
-  atom: (category: string | null = null) => `${sitePaths.rss(category)}.atom`,
-  jsonFeed: (category: string | null = null) => `${sitePaths.rss(category)}.feed.json`,
+  rss: (category: string | null = null) => (category === null ? path("getFeedRss") : path("getCategoryFeedRss", { category })),
+  atom: (category: string | null = null) => (category === null ? path("getFeedAtom") : path("getCategoryFeedAtom", { category })),
+  jsonFeed: (category: string | null = null) => (category === null ? path("getFeedJson") : path("getCategoryFeedJson", { category })),
   /** The open-data dump: `name` is a file in /dumps/, e.g. `spammers-latest.csv`, `datapackage.json`. */
-  dump: (name: string) => `/dumps/${seg(name)}`,
+  dump: (name: string) => `/dumps/${encodeURIComponent(name)}`,
+  openApi: () => path("getOpenApi"),
 };
 
 export type SitePath = keyof typeof sitePaths;

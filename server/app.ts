@@ -1,10 +1,15 @@
 /**
- * The h3 app. The route table below reads like the API reference; everything not in it is a
- * file of the current build. Routes answer GET and HEAD, the fingerprint match POST (OPTIONS for
- * CORS preflight); any other method gets 405 with `Allow`. Per-client rate limits apply here,
- * after the method check: the fingerprint limit to its POST, the optional read limit to reads.
+ * The h3 app, registered from the route table (core/routes/table.ts): every route of the table
+ * under its router pattern, answered by its handler below or, for a file route without one, by
+ * the generic file handler; every other path is a file of the current build at its own path.
+ * Routes answer their method (GET also HEAD) and OPTIONS for CORS preflight; any other method gets
+ * 405 with `Allow`. Per-client rate limits apply after the method check: the fingerprint limit
+ * where the table says "always", the optional read limit to every other read.
  */
-import { H3, getRequestIP, getRouterParams, type H3Event } from "h3";
+import { H3, getRequestIP, type H3Event } from "h3";
+import { getRouterPattern, matchUrl } from "../core/routes/match.ts";
+import { ROUTES, type RouteId } from "../core/routes/table.ts";
+import type { Route } from "../core/routes/types.ts";
 import { DistSource } from "./dist-source.ts";
 import { createRateLimiter, getClientKey, withRateLimit, type RateLimiter } from "./rate-limit.ts";
 import { sendProblem } from "./respond.ts";
@@ -15,34 +20,22 @@ import { getCompanyCard, getWidget } from "./routes/company.ts";
 import type { RouteHandler } from "./routes/context.ts";
 import { matchFingerprint } from "./routes/fingerprint.ts";
 import { searchGlobalRoute, searchLiveRoute } from "./routes/search.ts";
-import { serveFeed } from "./routes/feeds.ts";
 import { listSpammers } from "./routes/spammers.ts";
-import { serveBuildFile } from "./routes/static.ts";
+import { serveBuildFile, serveRouteFile } from "./routes/static.ts";
 
-interface Route {
-  path: string;
-  methods: string[];
-  handler: RouteHandler;
-  /** Which per-client limit applies: the fingerprint one, else the read limit (if switched on). */
-  limit?: "fingerprint";
-}
-
-const READ = ["GET", "HEAD"];
-
-export const ROUTES: Route[] = [
-  { path: "/api/check/:identifier", methods: READ, handler: checkUsername },
-  { path: "/api/companies", methods: READ, handler: listCompanies },
-  { path: "/api/spammers", methods: READ, handler: listSpammers },
-  { path: "/api/company/:slug", methods: READ, handler: getCompanyCard },
-  { path: "/api/widget/:slug", methods: READ, handler: getWidget },
-  { path: "/api/fingerprint/match", methods: ["POST"], handler: matchFingerprint, limit: "fingerprint" },
-  { path: "/api/chat/:username/status", methods: READ, handler: getChatStatus },
-  { path: "/api/chat/:username/badge.svg", methods: READ, handler: getChatBadge },
-  { path: "/api/search", methods: READ, handler: searchLiveRoute },
-  { path: "/api/search/global", methods: READ, handler: searchGlobalRoute },
-  { path: "/rss/**", methods: READ, handler: serveFeed },
-  { path: "/**", methods: READ, handler: serveBuildFile },
-];
+/** Routes that are more than their file; every other route of the table is served by serveRouteFile. */
+export const HANDLERS: Partial<Record<RouteId, RouteHandler>> = {
+  checkUsername,
+  listCompanies,
+  listSpammers,
+  getCompany: getCompanyCard,
+  getWidget,
+  matchFingerprint,
+  getChatStatus,
+  getChatBadge,
+  searchLive: searchLiveRoute,
+  searchGlobal: searchGlobalRoute,
+};
 
 export interface AppOptions {
   /** The dist folder or link to serve. */
@@ -61,7 +54,7 @@ export interface AppOptions {
 interface Runtime {
   source: DistSource;
   trustProxy: boolean;
-  limiters: { fingerprint: RateLimiter | null; read: RateLimiter | null };
+  limiters: { always: RateLimiter | null; optional: RateLimiter | null };
 }
 
 export function createApp(options: AppOptions): H3 {
@@ -69,16 +62,23 @@ export function createApp(options: AppOptions): H3 {
   const runtime: Runtime = {
     source: new DistSource(options.dist),
     trustProxy: options.trustProxy ?? false,
-    limiters: { fingerprint: limiter(options.fingerprintRateLimit ?? 60), read: limiter(options.readRateLimit ?? 0) },
+    limiters: { always: limiter(options.fingerprintRateLimit ?? 60), optional: limiter(options.readRateLimit ?? 0) },
   };
   const app = new H3();
-  for (const route of ROUTES) app.all(route.path, (event) => dispatch(event, route, runtime));
+  // Several routes can share a router pattern (`/rss/category/:p0` holds three feeds): the
+  // table's own templates pick the route, in table order.
+  const patterns = new Set((ROUTES as readonly Route[]).map(getRouterPattern));
+  for (const pattern of patterns) app.all(pattern, (event) => dispatch(event, runtime));
+  app.all("/**", (event) => dispatch(event, runtime));
   return app;
 }
 
-async function dispatch(event: H3Event, route: Route, { source, trustProxy, limiters }: Runtime): Promise<Response> {
+async function dispatch(event: H3Event, { source, trustProxy, limiters }: Runtime): Promise<Response> {
   const request = event.req;
-  const allow = [...route.methods, "OPTIONS"].join(", ");
+  const pathname = event.url.pathname;
+  const found = matchUrl(request.method === "OPTIONS" || request.method === "HEAD" ? "GET" : request.method, pathname) ?? matchAnyMethod(pathname);
+  const methods = found ? [found.route.method, ...(found.route.method === "GET" ? ["HEAD"] : [])] : ["GET", "HEAD"];
+  const allow = [...methods, "OPTIONS"].join(", ");
   let response: Response;
   try {
     if (request.method === "OPTIONS") {
@@ -86,14 +86,16 @@ async function dispatch(event: H3Event, route: Route, { source, trustProxy, limi
         status: 204,
         headers: { allow, "access-control-allow-methods": allow, "access-control-allow-headers": "content-type, if-none-match", "access-control-max-age": "86400" },
       });
-    } else if (!route.methods.includes(request.method)) {
-      response = sendProblem(request, 405, `${request.method} is not allowed here; use ${route.methods.join(" or ")}.`, { headers: { allow } });
+    } else if (!methods.includes(request.method)) {
+      response = sendProblem(request, 405, `${request.method} is not allowed here; use ${methods.join(" or ")}.`, { headers: { allow } });
     } else {
       const client = getClientKey(getRequestIP(event), request.headers.get("x-forwarded-for"), trustProxy);
-      response = await withRateLimit(limiters[route.limit ?? "read"], client, request, async () => {
+      const limit = limiters[found?.route.rateLimit ?? "optional"];
+      response = await withRateLimit(limit, client, request, async () => {
         const state = await source.current();
-        const params = getRouterParams(event, { decode: true }) as Record<string, string>;
-        return route.handler({ request, url: event.url, params, state });
+        if (!found) return serveBuildFile({ request, url: event.url, params: {}, state });
+        const handler = HANDLERS[found.route.id as RouteId] ?? serveRouteFile;
+        return handler({ request, url: event.url, params: found.params, state, route: found.route });
       });
     }
   } catch (error) {
@@ -103,4 +105,9 @@ async function dispatch(event: H3Event, route: Route, { source, trustProxy, limi
   response.headers.set("access-control-allow-origin", "*");
   response.headers.set("x-content-type-options", "nosniff");
   return response;
+}
+
+/** The route of a path whatever the method (for 405 and its Allow). */
+function matchAnyMethod(pathname: string) {
+  return matchUrl("POST", pathname) ?? null;
 }

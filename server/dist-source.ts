@@ -9,6 +9,8 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { CATEGORIES, type Category } from "../core/categories.ts";
+import { FINGERPRINT_INDEX_FILE, getRoute } from "../core/routes/table.ts";
+import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
 import type { FingerprintIndex } from "../core/fingerprint/index.ts";
@@ -104,11 +106,11 @@ export async function loadBuildState(root: string): Promise<BuildState> {
   const read = async <T>(path: string): Promise<T> => JSON.parse(await readFile(resolve(root, path), "utf8")) as T;
   const report = await read<{ as_of: string; base_url: string }>("build-report.json");
   const [all, top, ...perCategory] = await Promise.all([
-    read<{ data: CompanyItem[] }>("api/companies/all.json"),
-    read<SpammerList>("api/spammers/top.json"),
-    ...CATEGORIES.map((c) => read<SpammerList>(`api/spammers/category/${c}.json`)),
+    read<{ data: CompanyItem[] }>(getRoute("getCompanyListAll").file!),
+    read<SpammerList>(getRoute("getSpammerTop").file!),
+    ...CATEGORIES.map((category) => read<SpammerList>(fillTemplate(getRoute("getSpammerCategoryTop").file!, { category }))),
   ]);
-  const fingerprintIndex = await read<FingerprintIndex>("fingerprint/index.json").catch((error: NodeJS.ErrnoException) => {
+  const fingerprintIndex = await read<FingerprintIndex>(FINGERPRINT_INDEX_FILE).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return null;
     throw error;
   });

@@ -5,7 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EMBED_CSP_HEADER } from "../core/embed-policy.ts";
-import { FIVE_MINUTES, sendBody } from "./respond.ts";
+import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../core/routes/types.ts";
+import { sendBody } from "./respond.ts";
 
 const TYPES: Record<string, string> = {
   json: "application/json; charset=utf-8",
@@ -61,27 +62,21 @@ export async function readBuildFile(root: string, path: string): Promise<Buffer 
 }
 
 
-export function sendFile(request: Request, path: string, body: Buffer, headers?: Record<string, string>, status?: number): Response {
+/** A file served at its own path: type by extension. */
+export function sendFile(request: Request, path: string, body: Buffer): Response {
   return sendBody(request, body, {
-    status,
     type: getContentType(path),
-    cacheControl: status === 404 ? "no-store" : NO_CACHE.has(path) ? "no-cache" : FIVE_MINUTES,
-    headers: path.startsWith("embed/") ? { ...headers, "content-security-policy": EMBED_CSP_HEADER } : headers,
+    cacheControl: NO_CACHE.has(path) ? CACHE_CONTROL.revalidate : CACHE_CONTROL.public,
+    headers: path.startsWith("embed/") ? { "content-security-policy": EMBED_CSP_HEADER } : undefined,
   });
 }
 
-/**
- * Looks a URL path up the way a static host configured per the README does:
- * the exact file, else `<path>.json`, else `<path>.html`, else `<path>/index.html`. Pages are
- * `<path>.html` files rather than folders: a folder per page doubled the build's file-system work.
- */
-export async function findStaticFile(root: string, urlPath: string): Promise<{ path: string; body: Buffer } | null> {
-  const path = toBuildPath(urlPath);
-  if (path === null) return null;
-  const candidates = path === "" ? ["index.html"] : [path, `${path}.json`, `${path}.html`, `${path}/index.html`];
-  for (const candidate of candidates) {
-    const body = await readBuildFile(root, candidate);
-    if (body) return { path: candidate, body };
-  }
-  return null;
+/** A route's file: the table's media type and cache policy (a 404 page is not cached). */
+export function sendRouteFile(request: Request, route: Route, body: Buffer, status = 200): Response {
+  return sendBody(request, body, {
+    status,
+    type: MEDIA_TYPES[route.media],
+    cacheControl: status === 200 ? CACHE_CONTROL[route.cache] : CACHE_CONTROL.none,
+    headers: route.id === "getEmbed" ? { "content-security-policy": EMBED_CSP_HEADER } : undefined,
+  });
 }

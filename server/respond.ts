@@ -6,7 +6,12 @@
  */
 import { createHash } from "node:crypto";
 
-export const FIVE_MINUTES = "public, max-age=300";
+import type { FieldError } from "../core/routes/schemas.ts";
+import { NOT_FOUND_DETAIL, formatProblem } from "../core/routes/problem.ts";
+import { CACHE_CONTROL, MEDIA_TYPES } from "../core/routes/types.ts";
+
+export type { FieldError };
+export const FIVE_MINUTES = CACHE_CONTROL.public;
 
 export interface BodyOptions {
   status?: number;
@@ -55,23 +60,10 @@ export function sendJsonText(request: Request, json: string, options: Omit<BodyO
   return sendBody(request, json, { ...options, type: "application/json; charset=utf-8" });
 }
 
-export interface FieldError {
-  name: string;
-  in: "path" | "query" | "body" | "header";
-  detail: string;
-}
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
+export function sendNotFound(request: Request): Response {
+  return sendProblem(request, 404, NOT_FOUND_DETAIL);
+}
 
 export function sendProblem(
   request: Request,
@@ -79,17 +71,10 @@ export function sendProblem(
   detail: string,
   options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
 ): Response {
-  const body = {
-    type: "about:blank",
-    title: TITLES[status] ?? "Error",
+  return sendBody(request, formatProblem(status, detail, options.errors ? { errors: options.errors } : {}), {
     status,
-    detail,
-    ...(options.errors ? { errors: options.errors } : {}),
-  };
-  return sendBody(request, JSON.stringify(body), {
-    status,
-    type: "application/problem+json; charset=utf-8",
-    cacheControl: "no-store",
+    type: MEDIA_TYPES.problem,
+    cacheControl: CACHE_CONTROL.none,
     headers: options.headers,
   });
 }

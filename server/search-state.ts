@@ -9,14 +9,15 @@
  * Requests then only look up.
  */
 import { readFile } from "node:fs/promises";
+import { SEARCH_INDEX_FILES } from "../core/routes/table.ts";
 import { resolve } from "node:path";
 import { GLOBAL_SEARCH_INDEX_FORMAT, type GlobalSearchIndex } from "../core/search/global-index.ts";
 import { createGlobalSearcher, type GlobalSearcher } from "../core/search/global-searcher.ts";
 import type { LiveIndex } from "../core/search/live-index.ts";
 import { loadLiveIndex } from "../core/search/live-index-format.ts";
 
-/** Where the build writes the indexes (build/emitters/search.ts SEARCH_FILES; the server does not import the build). */
-export const SEARCH_INDEX_PATHS = { global: "search/global.json", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
+/** Where the build writes the indexes (the route table's support files). */
+export const SEARCH_INDEX_PATHS = SEARCH_INDEX_FILES;
 
 export interface SearchState {
   global: GlobalSearcher;

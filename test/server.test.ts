@@ -94,12 +94,14 @@ describe.each(CLIENT_KINDS)("files and protocol (%s)", (kind) => {
     },
   );
 
-  it("describes the API at /api (the root is the build's landing page)", async () => {
-    const body = (await (await client.fetch("/api")).json()) as any;
-    expect(body.as_of).toBe("2026-03-11T10:00:00Z");
-    expect(body.endpoints).toContain(`${BASE_URL}/api/check/{username}`);
-    expect(body.endpoints).toContain(`${BASE_URL}/api/search/global?q=&limit=`);
-    expect(body.endpoints).toContain(`${BASE_URL}/rss/all`);
+  it("describes the API at /openapi.json (the root is the build's landing page)", async () => {
+    const res = await client.fetch("/openapi.json");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    const body = (await res.json()) as any;
+    expect(body.info.version).toBe("1.0.0");
+    expect(body.servers).toEqual([{ url: BASE_URL }]);
+    expect(Object.keys(body.paths)).toContain("/api/check/{identifier}");
+    expect(body.paths["/api/fingerprint/match"].post.operationId).toBe("matchFingerprint");
   });
 });
 

@@ -12,6 +12,7 @@ import type { EmitContext } from "../context.ts";
 import type { Company } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 import { getCompanyWeeks } from "./company.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 /** The card's data, the same numbers as the company's widget (last_7_days, trend). */
 export function toCardInput(company: Company): CardInput {
@@ -30,7 +31,7 @@ export function toCardInput(company: Company): CardInput {
 export function* emitBadges({ model }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
     const card = toCardInput(company);
-    yield { path: `api/badge/${company.slug}.svg`, data: renderCompanyBadge(card) };
-    yield { path: `api/card/${company.slug}.svg`, data: renderCompanyCard(card) };
+    yield { path: getRouteFile("getBadge", { slug: company.slug }), data: renderCompanyBadge(card) };
+    yield { path: getRouteFile("getCard", { slug: company.slug }), data: renderCompanyCard(card) };
   }
 }

@@ -17,6 +17,7 @@ import { toJson, type EmitContext } from "../context.ts";
 import type { Model } from "../model.ts";
 import type { ChatRow } from "../snapshot-content.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 export interface ChatStatus {
   username: string;
@@ -86,9 +87,9 @@ export function renderChatStatus(chat: ChatStatus, urls: Urls) {
 
 export function* emitChatStatuses({ model, urls }: EmitContext): Generator<OutputFile> {
   for (const chat of getChatStatuses(model)) {
-    yield { path: `api/chat/${chat.username}/status.json`, data: toJson(renderChatStatus(chat, urls)) };
+    yield { path: getRouteFile("getChatStatus", { username: chat.username }), data: toJson(renderChatStatus(chat, urls)) };
     yield {
-      path: `api/chat/${chat.username}/badge.svg`,
+      path: getRouteFile("getChatBadge", { username: chat.username }),
       data: renderChatBadge({
         username: chat.username,
         title: chat.title,

@@ -9,6 +9,9 @@ import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company, Spammer } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
+import { createFileFiller } from "../../core/routes/match.ts";
+
+const checkFile = createFileFiller("checkUsername");
 
 export function renderCheckResult(spammer: Spammer, urls: Urls) {
   return {
@@ -61,6 +64,6 @@ const SAFE_USERNAME = /^[a-z0-9_]+$/;
 export function* emitCheckFiles(ctx: EmitContext, onProgress?: (reports: number) => void): Generator<OutputFile> {
   const serialize = createCheckSerializer(ctx.urls);
   for (const spammer of ctx.model.spammers(onProgress)) {
-    yield { path: `api/check/${spammer.username}.json`, data: serialize(spammer) };
+    yield { path: checkFile(spammer.username), data: serialize(spammer) };
   }
 }

@@ -9,6 +9,7 @@ import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 export function getCompanyWeeks(company: Company): { current: number; previous: number; days: number[] } {
   const days = Array.from(company.recentDays.subarray(7));
@@ -61,12 +62,12 @@ export function renderWidget(company: Company, urls: Urls) {
 
 export function* emitCompanyCards({ model, urls }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
-    yield { path: `api/company/${company.slug}.json`, data: toJson(renderCompanyCard(company, urls)) };
+    yield { path: getRouteFile("getCompany", { slug: company.slug }), data: toJson(renderCompanyCard(company, urls)) };
   }
 }
 
 export function* emitWidgets({ model, urls }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
-    yield { path: `api/widget/${company.slug}.json`, data: toJson(renderWidget(company, urls)) };
+    yield { path: getRouteFile("getWidget", { slug: company.slug }), data: toJson(renderWidget(company, urls)) };
   }
 }

@@ -20,6 +20,7 @@ import { formatInstant } from "../../core/time.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Model } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 export interface PublishedRule {
   id: number;
@@ -66,7 +67,7 @@ export function selectDetectionRules(model: Model): PublishedRules {
 export function* emitDetectionRules({ model }: EmitContext): Generator<OutputFile> {
   const { version, updatedAtMs, rules } = selectDetectionRules(model);
   yield {
-    path: "api/detection-rules.json",
+    path: getRouteFile("getDetectionRules"),
     data: toJson({ version, updated_at: updatedAtMs === null ? null : formatInstant(updatedAtMs), count: rules.length, rules }),
   };
 }

@@ -8,6 +8,7 @@
  * `prepare`), as compressed batches of CSV text (build/dump/csv.ts); the files are put together here.
  */
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 import type { EmitContext } from "../context.ts";
 import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompanyCells } from "../dump/columns.ts";
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
@@ -62,12 +63,12 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
       primaryKey: "id",
     },
   ];
-  for (const { name, path, file, gz } of resources) {
-    yield { path: `dumps/${path}`, data: file };
-    yield { path: `dumps/${name}-latest.csv`, data: file };
-    yield { path: `dumps/${path}.gz`, data: gz };
-    yield { path: `dumps/${name}-latest.csv.gz`, data: gz };
+  for (const { name, file, gz } of resources) {
+    for (const fileName of [`${name}-${week}`, `${name}-latest`]) {
+      yield { path: getRouteFile("getDumpCsv", { name: fileName }), data: file };
+      yield { path: getRouteFile("getDumpGzip", { name: fileName }), data: gz };
+    }
   }
-  yield { path: "dumps/LICENSE.txt", data: renderLicenseText(credit) };
-  yield { path: "dumps/datapackage.json", data: renderDataPackage({ credit, asOfMs: model.asOfMs, week, resources }) };
+  yield { path: getRouteFile("getDumpLicense"), data: renderLicenseText(credit) };
+  yield { path: getRouteFile("getDataPackage"), data: renderDataPackage({ credit, asOfMs: model.asOfMs, week, resources }) };
 }

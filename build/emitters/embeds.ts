@@ -7,14 +7,16 @@ import type { EmitContext } from "../context.ts";
 import { renderEmbed, renderEmbedNotFound } from "../html/embed.ts";
 import { EMBED_STYLES } from "../html/embed-styles.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
+import { EMBED_NOT_FOUND_FILE } from "../../core/routes/table.ts";
 
-/** Where the 404 page of /embed/ lives in the build; the server's static route reads it. */
-export const EMBED_NOT_FOUND_PATH = "embed/404.html";
+/** Where the 404 page of /embed/ lives in the build; the server's file route reads it. */
+export const EMBED_NOT_FOUND_PATH = EMBED_NOT_FOUND_FILE;
 
 export function* emitEmbeds({ model, urls }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
     for (const style of EMBED_STYLES) {
-      yield { path: `embed/${style}/${company.slug}.html`, data: renderEmbed(company, urls, style) };
+      yield { path: getRouteFile("getEmbed", { style, slug: company.slug }), data: renderEmbed(company, urls, style) };
     }
   }
   yield { path: EMBED_NOT_FOUND_PATH, data: renderEmbedNotFound(urls) };

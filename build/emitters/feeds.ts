@@ -18,6 +18,7 @@ import { NewestUsernames, selectRisingCompanies, sortEntries, toCompanyEntry, to
 import { renderFeed } from "../feeds/render.ts";
 import type { Model } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 const newest = new WeakMap<Model, NewestUsernames>();
 
@@ -27,9 +28,10 @@ export function prepareFeeds({ model }: EmitContext): void {
   model.observeSpammers((spammer) => lists.offer(spammer));
 }
 
-/** The file behind a feed address: `/rss/all` → `rss/all.rss`; Atom and JSON Feed keep their names. */
-function toDistPath(sitePath: string, format: "rss" | "atom" | "json"): string {
-  return format === "rss" ? `${sitePath.slice(1)}.rss` : sitePath.slice(1);
+/** The files behind the three feeds of a category (null: all), from the route table. */
+function getFeedFiles(category: Category | null): { rss: string; atom: string; json: string } {
+  if (category === null) return { rss: getRouteFile("getFeedRss"), atom: getRouteFile("getFeedAtom"), json: getRouteFile("getFeedJson") };
+  return { rss: getRouteFile("getCategoryFeedRss", { category }), atom: getRouteFile("getCategoryFeedAtom", { category }), json: getRouteFile("getCategoryFeedJson", { category }) };
 }
 
 export function* emitFeeds(ctx: EmitContext): Generator<OutputFile> {
@@ -55,8 +57,9 @@ export function* emitFeeds(ctx: EmitContext): Generator<OutputFile> {
       credit,
       entries,
     });
-    yield { path: toDistPath(sitePaths.rss(category), "rss"), data: feed.rss };
-    yield { path: toDistPath(sitePaths.atom(category), "atom"), data: feed.atom };
-    yield { path: toDistPath(sitePaths.jsonFeed(category), "json"), data: feed.json };
+    const files = getFeedFiles(category);
+    yield { path: files.rss, data: feed.rss };
+    yield { path: files.atom, data: feed.atom };
+    yield { path: files.json, data: feed.json };
   }
 }

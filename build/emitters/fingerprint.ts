@@ -22,6 +22,8 @@ import { toJson, type EmitContext } from "../context.ts";
 import type { RejectionReason } from "../rejections.ts";
 import type { FingerprintProfileRow } from "../snapshot.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
+import { FINGERPRINT_INDEX_FILE } from "../../core/routes/table.ts";
 
 const SKIP_REASONS: Record<SkippedSignalReason, RejectionReason> = {
   unknown_key: "fingerprint_signal_unknown_key",
@@ -41,9 +43,9 @@ export function* emitFingerprintIndex({ model }: EmitContext): Generator<OutputF
   const index = createFingerprintIndex(profiles, {
     onSkippedSignal: (profileId, signal, reason) => model.rejections.add(SKIP_REASONS[reason], toSample(profileId, signal)),
   });
-  yield { path: "fingerprint/index.json", data: toJson(index) };
+  yield { path: FINGERPRINT_INDEX_FILE, data: toJson(index) };
   const byId = [...index.profiles].sort((a, b) => a.id - b.id);
-  yield { path: "fingerprint/profiles.json", data: toJson({ profiles: byId }) };
+  yield { path: getRouteFile("getFingerprintProfiles"), data: toJson({ profiles: byId }) };
 }
 
 /** What is wrong with a row, in words for the build report, or null when it can be indexed. */

@@ -20,6 +20,8 @@ import { emitSitePages } from "./site.ts";
 import { emitContentPages } from "./site-content.ts";
 import { emitHomePages } from "./site-home.ts";
 import { emitSpammerLists } from "./spammers.ts";
+import { emitHostConfig } from "./host-config.ts";
+import { emitApiDocs } from "./docs.ts";
 
 export interface Emitter {
   name: string;
@@ -45,9 +47,11 @@ export const EMITTERS: Emitter[] = [
   { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json", prepare: prepareDump, emit: emitDump },
   { name: "site", writes: "company/{slug}.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
   { name: "pages", writes: "people/{slug}.html, avatars/{slug}.svg, glossary/, videos/, video-channels/, channels/, chats/, blog/ {slug or username}.html", emit: emitContentPages },
-  { name: "home", writes: "index.html (landing page), docs/index.html (API docs)", emit: emitHomePages },
+  { name: "home", writes: "index.html (landing page)", emit: emitHomePages },
   { name: "embeds", writes: "embed/{style}/{slug}.html, embed/404.html", emit: emitEmbeds },
   { name: "fingerprint", writes: "fingerprint/index.json, fingerprint/profiles.json", emit: emitFingerprintIndex },
   { name: "search", writes: "search/global.json, search/live.json, search/live.bin", prepare: prepareSearchIndexes, emit: emitSearchIndexes },
+  { name: "host-config", writes: "_headers, _redirects (Netlify / Cloudflare Pages rules generated from the route table)", emit: emitHostConfig },
+  { name: "docs", writes: "openapi.json, docs/index.html (generated from the route table, with real answers of this build)", emit: emitApiDocs },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },
 ];

@@ -6,11 +6,12 @@
 import { formatInstant } from "../../core/time.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { OutputFile } from "../writer.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 export function* emitBuildReport({ model, urls }: EmitContext): Generator<OutputFile> {
   const lists = model.spammerListsReady;
   yield {
-    path: "build-report.json",
+    path: getRouteFile("getBuildReport"),
     data: toJson({
       as_of: formatInstant(model.asOfMs),
       base_url: urls.base,

@@ -23,7 +23,8 @@ import type { Company, Model, Person } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 import { listGlobalEntities } from "./search-entities.ts";
 
-export const SEARCH_FILES = { global: "search/global.json", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
+export { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
+import { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 
 /** One collector per build (per model), filled during the report pass. */
 const collectors = new WeakMap<Model, UsernameCollector>();

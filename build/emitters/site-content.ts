@@ -14,20 +14,8 @@ import type { Model, Person } from "../model.ts";
 import type { VideoChannelRow, VideoRow } from "../snapshot-content.ts";
 import type { OutputFile } from "../writer.ts";
 import { getChatStatuses } from "./chats.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
-/** `/avatars/x.svg` → `avatars/x.svg`: the file behind a site path. */
-function toFile(sitePath: string): string {
-  return decodeURIComponent(sitePath.slice(1));
-}
-
-/**
- * `/people/x` → `people/x.html`: the file the static lookup finds for that path. A file beside
- * its siblings rather than `people/x/index.html`, because a folder per page doubles the
- * file-system work of a build with hundreds of thousands of pages.
- */
-function toIndexFile(sitePath: string): string {
-  return `${toFile(sitePath)}.html`;
-}
 
 function link(href: string, label: string): string {
   return `<a href="${e(href)}">${text(label)}</a>`;
@@ -86,8 +74,8 @@ function* emitPeople(ctx: PageContext): Generator<OutputFile> {
   const companies = new Map(ctx.model.companies.map((c) => [c.id, c]));
   for (const person of ctx.model.people) {
     const company = person.companyId === null ? undefined : companies.get(person.companyId);
-    yield { path: toIndexFile(sitePaths.person(person.slug)), data: personPage(person, company, ctx) };
-    yield { path: toFile(sitePaths.personAvatar(person.slug)), data: renderInitialsAvatar(person.name, person.slug) };
+    yield { path: getRouteFile("getPersonPage", { slug: person.slug }), data: personPage(person, company, ctx) };
+    yield { path: getRouteFile("getAvatar", { slug: person.slug }), data: renderInitialsAvatar(person.name, person.slug) };
   }
 }
 
@@ -97,12 +85,12 @@ export function* emitContentPages({ model, urls }: EmitContext): Generator<Outpu
   const content = model.contentPages;
   yield* emitPeople(ctx);
   for (const term of content.glossary) {
-    yield { path: toIndexFile(sitePaths.glossary(term.slug)), data: page(`${term.term} — glossary`, `<h1>${text(term.term)}</h1>\n<p>${text(term.definition)}</p>`) };
+    yield { path: getRouteFile("getGlossaryPage", { slug: term.slug }), data: page(`${term.term} — glossary`, `<h1>${text(term.term)}</h1>\n<p>${text(term.definition)}</p>`) };
   }
   const channels = new Map(content.videoChannels.map((c) => [c.id, c]));
   for (const video of content.videos) {
     const channel = video.channel_id === null ? undefined : channels.get(video.channel_id);
-    yield { path: toIndexFile(sitePaths.video(video.slug)), data: videoPage(video, channel, ctx) };
+    yield { path: getRouteFile("getVideoPage", { slug: video.slug }), data: videoPage(video, channel, ctx) };
   }
   const videosByChannel = new Map<number | null, VideoRow[]>();
   for (const video of content.videos) {
@@ -111,14 +99,14 @@ export function* emitContentPages({ model, urls }: EmitContext): Generator<Outpu
     else videosByChannel.set(video.channel_id, [video]);
   }
   for (const channel of content.videoChannels) {
-    yield { path: toIndexFile(sitePaths.videoChannel(channel.slug)), data: videoChannelPage(channel, videosByChannel.get(channel.id) ?? [], ctx) };
+    yield { path: getRouteFile("getVideoChannelPage", { slug: channel.slug }), data: videoChannelPage(channel, videosByChannel.get(channel.id) ?? [], ctx) };
   }
   for (const channel of content.chatChannels) {
     const facts = renderFacts([
       ["Username", e(`@${channel.username}`)],
       ["Subscribers", channel.subscribers === null ? "not known" : formatCount(channel.subscribers)],
     ]);
-    yield { path: toIndexFile(sitePaths.chatChannel(channel.username)), data: page(`${channel.title} — channel`, `<h1>${text(channel.title)}</h1>\n${facts}`) };
+    yield { path: getRouteFile("getChatChannelPage", { username: channel.username }), data: page(`${channel.title} — channel`, `<h1>${text(channel.title)}</h1>\n${facts}`) };
   }
   // The verdict and figures of the chat status JSON, computed (and their bad values reported) once.
   const statuses = new Map(getChatStatuses(model).map((status) => [status.username, status]));
@@ -135,7 +123,7 @@ export function* emitContentPages({ model, urls }: EmitContext): Generator<Outpu
       ["Spam messages blocked", known(status.spamBlocked)],
     ]);
     yield {
-      path: toIndexFile(sitePaths.chat(chat.username)),
+      path: getRouteFile("getChatPage", { username: chat.username }),
       data: page(
         `${chat.title} — chat protection`,
         `<h1>${text(chat.title)}</h1>
@@ -150,7 +138,7 @@ ${facts}
     const published = model.parseInstant(post.published_at);
     const time = published === null ? "date unknown" : `<time datetime="${formatDate(published)}">${formatDate(published)}</time>`;
     yield {
-      path: toIndexFile(sitePaths.blogPost(post.slug)),
+      path: getRouteFile("getBlogPost", { slug: post.slug }),
       data: page(post.title, `<article>\n<h1>${text(post.title)}</h1>\n<p>${time}</p>\n${excerpt}\n</article>`),
     };
   }

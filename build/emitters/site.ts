@@ -14,7 +14,8 @@ import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
 import type { Company } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 import { getCompanyWeeks } from "./company.ts";
-import { DEFAULT_COMPANY_LIMIT } from "./companies.ts";
+import { LIST_LIMIT } from "../../core/routes/table.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 
 function renderSnippet(id: string, label: string, code: string): string {
   return `<h3 id="${id}">${e(label)}</h3>\n<pre dir="ltr"><code>${e(code)}</code></pre>`;
@@ -56,9 +57,9 @@ ${embeds.join("\n")}`,
 }
 
 function companyListPage(ranked: Company[], n: number, pages: number, { urls }: EmitContext, asOf: string): string {
-  const first = (n - 1) * DEFAULT_COMPANY_LIMIT;
+  const first = (n - 1) * LIST_LIMIT.default;
   const rows = ranked
-    .slice(first, first + DEFAULT_COMPANY_LIMIT)
+    .slice(first, first + LIST_LIMIT.default)
     .map((c, i) => `<tr><td class="n">${first + i + 1}</td><td><a href="${e(urls.companyPage(c.slug))}">${text(c.name)}</a></td><td>${e(getCategoryLabel(c.category))}</td><td class="n">${formatCount(c.reportsCount)}</td></tr>`)
     .join("\n");
   const pageUrl = (k: number) => (k === 1 ? urls.companyList() : `${urls.companyList()}/page/${k}`);
@@ -85,11 +86,11 @@ export function* emitSitePages(ctx: EmitContext): Generator<OutputFile> {
   const { model } = ctx;
   const asOf = formatDate(model.asOfMs);
   for (const company of model.ranked) {
-    yield { path: `company/${company.slug}.html`, data: companyPage(company, ctx, asOf) };
+    yield { path: getRouteFile("getCompanyPage", { slug: company.slug }), data: companyPage(company, ctx, asOf) };
   }
   const ranked = model.ranked;
-  const pages = Math.max(1, Math.ceil(ranked.length / DEFAULT_COMPANY_LIMIT));
+  const pages = Math.max(1, Math.ceil(ranked.length / LIST_LIMIT.default));
   for (let n = 1; n <= pages; n++) {
-    yield { path: n === 1 ? "companies/index.html" : `companies/page/${n}/index.html`, data: companyListPage(ranked, n, pages, ctx, asOf) };
+    yield { path: n === 1 ? getRouteFile("getCompanyListHtml") : getRouteFile("getCompanyListHtmlPage", { page: n }), data: companyListPage(ranked, n, pages, ctx, asOf) };
   }
 }

@@ -1,9 +1,13 @@
 /**
- * The spammer top lists: api/spammers.json (the default page, limit 50), api/spammers/top.json
- * and api/spammers/category/{category}.json (200 each, the API's maximum limit), each with the
- * `total` of its set. The server answers every `limit` from these without touching the disk.
+ * The spammer top lists, overall and per category: the default answer (limit 50: the file a
+ * static host answers `/api/spammers` and `?category=X` with) and the top 200 (the API's maximum
+ * limit, which the server loads to answer every `limit` without touching the disk), each with
+ * the `total` of its set. Paths: the route table.
  */
 import { CATEGORIES } from "../../core/categories.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
+import type { SpammerList } from "../../core/routes/schemas.ts";
+import { LIST_LIMIT, LIST_TOP } from "../../core/routes/table.ts";
 import { getSpammerItem, type SpammerItem } from "../../core/spammer-item.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
@@ -11,7 +15,6 @@ import type { Spammer } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 import { renderCheckResult } from "./check.ts";
 
-export const DEFAULT_SPAMMER_LIMIT = 50;
 
 export function renderSpammerItem(spammer: Spammer, urls: Urls): SpammerItem {
   return getSpammerItem(renderCheckResult(spammer, urls));
@@ -20,13 +23,17 @@ export function renderSpammerItem(spammer: Spammer, urls: Urls): SpammerItem {
 export function* emitSpammerLists({ model, urls }: EmitContext): Generator<OutputFile> {
   const lists = model.spammerListsReady;
   const top = lists.top.map((s) => renderSpammerItem(s, urls));
-  yield { path: "api/spammers.json", data: toJson({ data: top.slice(0, DEFAULT_SPAMMER_LIMIT), total: lists.total }) };
-  yield { path: "api/spammers/top.json", data: toJson({ data: top, total: lists.total }) };
+  yield* emitList(top, lists.total, getRouteFile("listSpammers"), getRouteFile("getSpammerTop"));
   for (const category of CATEGORIES) {
     const list = lists.byCategory.get(category)!;
-    yield {
-      path: `api/spammers/category/${category}.json`,
-      data: toJson({ data: list.top.map((s) => renderSpammerItem(s, urls)), total: list.total }),
-    };
+    const items = list.top.map((s) => renderSpammerItem(s, urls));
+    yield* emitList(items, list.total, getRouteFile("getSpammerCategory", { category }), getRouteFile("getSpammerCategoryTop", { category }));
   }
+}
+
+/** The default answer (the answer to `?category=X` on a static host too) and the top the server answers any limit from. */
+function* emitList(top: SpammerItem[], total: number, defaultFile: string, topFile: string): Generator<OutputFile> {
+  const list = (data: SpammerItem[]): SpammerList => ({ data, total });
+  yield { path: defaultFile, data: toJson(list(top.slice(0, LIST_LIMIT.default))) };
+  yield { path: topFile, data: toJson(list(top.slice(0, LIST_TOP))) };
 }

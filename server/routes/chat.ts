@@ -6,7 +6,10 @@
  * chat is a 404 `{found:false, username}` (the issue's shape), a malformed username a 422.
  */
 import { getUsernameRejection, normalizeUsername, type UsernameRejection } from "../../core/username.ts";
-import { readBuildFile, sendFile } from "../files.ts";
+import { getRoute } from "../../core/routes/table.ts";
+import { fillTemplate } from "../../core/routes/templates.ts";
+import type { Route } from "../../core/routes/types.ts";
+import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
@@ -16,20 +19,19 @@ const REJECTION_DETAIL: Record<UsernameRejection, string> = {
   invalid_characters: "may contain only letters a-z, digits and underscores (after an optional leading @)",
 };
 
-async function serveChatFile({ request, params, state }: RouteContext, file: "status.json" | "badge.svg"): Promise<Response> {
+async function serveChatFile({ request, params, state }: RouteContext, route: Route): Promise<Response> {
   const username = normalizeUsername(params.username ?? "");
   const rejection = getUsernameRejection(username);
   if (rejection) return sendInvalid(request, [{ name: "username", in: "path", detail: `chat username ${REJECTION_DETAIL[rejection]}` }]);
-  const path = `api/chat/${username}/${file}`;
-  const body = await readBuildFile(state.root, path);
-  if (body) return sendFile(request, path, body);
+  const body = await readBuildFile(state.root, fillTemplate(route.file!, { username }));
+  if (body) return sendRouteFile(request, route, body);
   return sendJson(request, { found: false, username }, { status: 404, cacheControl: FIVE_MINUTES });
 }
 
 export function getChatStatus(ctx: RouteContext): Promise<Response> {
-  return serveChatFile(ctx, "status.json");
+  return serveChatFile(ctx, getRoute("getChatStatus"));
 }
 
 export function getChatBadge(ctx: RouteContext): Promise<Response> {
-  return serveChatFile(ctx, "badge.svg");
+  return serveChatFile(ctx, getRoute("getChatBadge"));
 }

@@ -1,8 +1,12 @@
 /** GET /api/check/{identifier} — is this username reported? (reference "Check result") */
+import { createFileFiller } from "../../core/routes/match.ts";
 import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";
-import { readBuildFile, sendFile } from "../files.ts";
+import { getRoute } from "../../core/routes/table.ts";
+import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
+
+const checkFile = createFileFiller("checkUsername");
 
 const REJECTION_DETAIL = {
   empty: "is empty",
@@ -14,15 +18,15 @@ export async function checkUsername({ request, params, state }: RouteContext): P
   const username = normalizeUsername(params.identifier ?? "");
   const rejection = getUsernameRejection(username);
   if (rejection) return sendInvalid(request, [{ name: "identifier", in: "path", detail: `username ${REJECTION_DETAIL[rejection]}` }]);
-  const path = `api/check/${username}.json`;
+  const path = checkFile(username);
   const body = await readBuildFile(state.root, path);
-  if (body) return sendFile(request, path, body);
+  if (body) return sendRouteFile(request, getRoute("checkUsername"), body);
   // DESIGN: absence is an answer, not an error — 200 with found: false.
   return sendJson(request, { found: false, username, reports_count: 0 }, { cacheControl: FIVE_MINUTES });
 }
 
 /** Reads a username's check result from the build, or null when it was never reported. */
 export async function readCheckResult(root: string, username: string): Promise<unknown | null> {
-  const body = await readBuildFile(root, `api/check/${username}.json`);
+  const body = await readBuildFile(root, checkFile(username));
   return body ? JSON.parse(body.toString("utf8")) : null;
 }

@@ -1,14 +1,13 @@
 /** GET /api/companies?limit&page&slug — the ranked company list, paginated. */
+import { LIST_LIMIT, MAX_PAGE } from "../../core/routes/table.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
 import { QueryReader } from "../query.ts";
 import type { RouteContext } from "./context.ts";
 
-export const COMPANY_LIMIT = { default: 50, max: 200 };
-const MAX_PAGE = 100_000_000;
 
 export function listCompanies({ request, url, state }: RouteContext): Response {
   const query = new QueryReader(url.searchParams);
-  const limit = query.integer("limit", COMPANY_LIMIT.default, 1, COMPANY_LIMIT.max);
+  const limit = query.integer("limit", LIST_LIMIT.default, LIST_LIMIT.min, LIST_LIMIT.max);
   const page = query.integer("page", 1, 1, MAX_PAGE);
   const slug = query.string("slug");
   if (query.errors.length > 0) return sendInvalid(request, query.errors);

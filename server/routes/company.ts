@@ -4,7 +4,10 @@
  * work); aliases are not lookup keys (DESIGN "Lookups").
  */
 import type { BuildState, CompanyItem } from "../dist-source.ts";
-import { readBuildFile, sendFile } from "../files.ts";
+import { getRoute } from "../../core/routes/table.ts";
+import { fillTemplate } from "../../core/routes/templates.ts";
+import type { Route } from "../../core/routes/types.ts";
+import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendJson } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
@@ -14,21 +17,24 @@ export function findCompany(state: BuildState, query: string): CompanyItem | nul
   return index === undefined ? null : state.companies[index]!;
 }
 
+/** The company's file of `route`, or null. */
+async function readCompanyFile(state: BuildState, route: Route, company: CompanyItem | null): Promise<Buffer | null> {
+  return company && readBuildFile(state.root, fillTemplate(route.file!, { slug: company.slug }));
+}
+
 export async function getCompanyCard({ request, params, state }: RouteContext): Promise<Response> {
   const query = params.slug ?? "";
-  const company = findCompany(state, query);
-  const path = company && `api/company/${company.slug}.json`;
-  const body = path && (await readBuildFile(state.root, path));
-  if (path && body) return sendFile(request, path, body);
+  const route = getRoute("getCompany");
+  const body = await readCompanyFile(state, route, findCompany(state, query));
+  if (body) return sendRouteFile(request, route, body);
   return sendJson(request, { found: false, query }, { status: 404, cacheControl: FIVE_MINUTES });
 }
 
 export async function getWidget({ request, params, state }: RouteContext): Promise<Response> {
   const slug = params.slug ?? "";
-  const company = findCompany(state, slug);
-  const path = company && `api/widget/${company.slug}.json`;
-  const body = path && (await readBuildFile(state.root, path));
-  if (path && body) return sendFile(request, path, body);
+  const route = getRoute("getWidget");
+  const body = await readCompanyFile(state, route, findCompany(state, slug));
+  if (body) return sendRouteFile(request, route, body);
   // An unknown company has no page of its own; the list is the page that does exist.
   return sendJson(request, { found: false, slug, reports_count: 0, page_url: state.urls.companyList() }, { status: 404, cacheControl: FIVE_MINUTES });
 }

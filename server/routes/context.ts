@@ -1,11 +1,14 @@
+import type { Route } from "../../core/routes/types.ts";
 import type { BuildState } from "../dist-source.ts";
 
-/** What a route handler gets: the request, its parsed URL, decoded path parameters, the build. */
+/** What a route handler gets: the request, its parsed URL, decoded path parameters, the build, its table entry. */
 export interface RouteContext {
   request: Request;
   url: URL;
   params: Record<string, string>;
   state: BuildState;
+  /** The table's entry; absent for a file served at its own path. */
+  route?: Route;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Response | Promise<Response>;

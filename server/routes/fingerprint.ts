@@ -10,13 +10,13 @@
  * object, so "__proto__" or "constructor" is just another unknown key.
  */
 import { MAX_SIGNALS_PER_REQUEST, MAX_SIGNAL_VALUE_LENGTH, type SignalInput } from "../../core/fingerprint/index.ts";
+import { MAX_MATCH_BODY_BYTES } from "../../core/routes/table.ts";
 import { matchSignals } from "../fingerprint-matching.ts";
 import { readJsonBody } from "../json-body.ts";
 import { sendInvalid, sendJsonText, sendProblem, type FieldError } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
-/** DESIGN "Fingerprint": bodies over 16 KiB are refused with 413. */
-export const MAX_MATCH_BODY_BYTES = 16 * 1024;
+export { MAX_MATCH_BODY_BYTES };
 
 export async function matchFingerprint({ request, state }: RouteContext): Promise<Response> {
   if (!state.fingerprint) {

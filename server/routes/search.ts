@@ -7,6 +7,7 @@
  * answers empty (DESIGN), over the bound (200 live, 120 global) is 422, as is a missing `q`.
  * Answers change only with a build: five minutes of public caching, and a strong ETag.
  */
+import { LIVE_QUERY_LENGTH } from "../../core/routes/table.ts";
 import { formatRelativeTime } from "../../core/relative-time.ts";
 import { GLOBAL_QUERY_LENGTH, GLOBAL_SEARCH_LIMIT, getDefaultGroupLimits, getGlobalSearchGroup } from "../../core/search/global-groups.ts";
 import type { GlobalSearchOptions } from "../../core/search/global-searcher.ts";
@@ -15,8 +16,6 @@ import { QueryReader } from "../query.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson, sendProblem, type FieldError } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
-/** The reference's bounds for live search's `q`. */
-export const LIVE_QUERY_LENGTH = { min: 2, max: 200 } as const;
 
 const DEFAULT_GROUP_LIMITS = getDefaultGroupLimits();
 

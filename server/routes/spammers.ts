@@ -1,4 +1,5 @@
 /** GET /api/spammers?limit&username&category — reported usernames, most reported first. */
+import { LIST_LIMIT } from "../../core/routes/table.ts";
 import { CATEGORIES } from "../../core/categories.ts";
 import { getSpammerItem, type CheckResultFound } from "../../core/spammer-item.ts";
 import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";
@@ -7,11 +8,10 @@ import { QueryReader } from "../query.ts";
 import { readCheckResult } from "./check.ts";
 import type { RouteContext } from "./context.ts";
 
-export const SPAMMER_LIMIT = { default: 50, max: 200 };
 
 export async function listSpammers({ request, url, state }: RouteContext): Promise<Response> {
   const query = new QueryReader(url.searchParams);
-  const limit = query.integer("limit", SPAMMER_LIMIT.default, 1, SPAMMER_LIMIT.max);
+  const limit = query.integer("limit", LIST_LIMIT.default, LIST_LIMIT.min, LIST_LIMIT.max);
   const category = query.oneOf("category", CATEGORIES);
   const rawUsername = query.string("username");
   const username = rawUsername === undefined ? undefined : normalizeUsername(rawUsername);

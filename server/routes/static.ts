@@ -1,43 +1,48 @@
-/** Every other path: a file of the build (exact, `.json` or `.html` added, or a folder's index.html). */
-import { findStaticFile, readBuildFile, sendFile } from "../files.ts";
-import { sendJson, sendProblem } from "../respond.ts";
+/**
+ * File routes: the table's dist file behind a URL (`/api/badge/{slug}.svg` → `api/badge/{slug}.svg`),
+ * with the route's media type and cache policy; a missing one answers as the route's static rule
+ * says (the embed 404 page, or the problem+json 404). Any other path is a file of the build at its
+ * own path in dist (every file is public; the manifest lists them).
+ */
+import { EMBED_NOT_FOUND_FILE, HOST_CONFIG_FILES, getRoute } from "../../core/routes/table.ts";
+import { fillTemplate } from "../../core/routes/templates.ts";
+import type { Route } from "../../core/routes/types.ts";
+import { readBuildFile, sendFile, sendRouteFile, toBuildPath } from "../files.ts";
+import { sendNotFound } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
-export async function serveBuildFile({ request, url, state }: RouteContext): Promise<Response> {
-  const file = await findStaticFile(state.root, url.pathname);
-  if (file) return sendFile(request, file.path, file.body);
-  // An iframe shows an HTML answer, not JSON: the build's embed/404.html (build/emitters/embeds.ts).
-  const embedNotFound = url.pathname.startsWith("/embed/") ? await readBuildFile(state.root, "embed/404.html") : null;
-  if (embedNotFound) return sendFile(request, "embed/404.html", embedNotFound, undefined, 404);
-  if (url.pathname === "/" || url.pathname === "/api" || url.pathname === "/api/") return sendJson(request, describeApi(state.urls.base, state.asOf));
-  return sendProblem(request, 404, `Nothing is published at ${url.pathname}.`);
+/** The table's file for these (decoded) parameters, or null when a value could leave its segment. */
+export function getRouteFilePath(route: Route, params: Record<string, string>): string | null {
+  if (route.file === null) return null;
+  for (const value of Object.values(params)) {
+    if (value === "" || value.includes("/") || value.includes("\\") || value.includes("\0") || value.startsWith(".")) return null;
+  }
+  return fillTemplate(route.file, params);
 }
 
-/** The root answer when the build has no landing page: where to go from here. */
-function describeApi(base: string, asOf: string) {
-  return {
-    name: "Spam-report and company-catalog API",
-    as_of: asOf,
-    license: "CC BY 4.0",
-    endpoints: [
-      `${base}/api/check/{username}`,
-      `${base}/api/companies?limit=&page=&slug=`,
-      `${base}/api/spammers?limit=&username=&category=`,
-      `${base}/api/company/{slug}`,
-      `${base}/api/widget/{slug}`,
-      `${base}/api/search?q=`,
-      `${base}/api/search/global?q=&limit=`,
-      `${base}/api/badge/{slug}.svg`,
-      `${base}/api/card/{slug}.svg`,
-      `${base}/embed/{style}/{slug}`,
-      `${base}/api/chat/{username}/status`,
-      `${base}/api/chat/{username}/badge.svg`,
-      `${base}/api/detection-rules`,
-      `${base}/api/fingerprint/match`,
-      `${base}/rss/all`,
-      `${base}/dumps/datapackage.json`,
-    ],
-    docs: `${base}/docs`,
-    manifest: `${base}/manifest.json`,
-  };
+export async function serveRouteFile({ request, params, state, route }: RouteContext): Promise<Response> {
+  const path = route && getRouteFilePath(route, params);
+  const body = path ? await readBuildFile(state.root, path) : null;
+  if (route && body) return sendRouteFile(request, route, body);
+  return sendRouteNotFound(request, state.root, route);
+}
+
+/** The embeds' 404 is their HTML page, for every path under /embed/ (an iframe shows a sentence, not JSON). */
+const EMBED = getRoute("getEmbed");
+const EMBED_PREFIX = EMBED.path.slice(0, EMBED.path.indexOf("{"));
+
+async function sendRouteNotFound(request: Request, root: string, route: Route | undefined): Promise<Response> {
+  if (route?.static.kind === "file" && route.static.notFound.kind === "embed404") {
+    const page = await readBuildFile(root, EMBED_NOT_FOUND_FILE);
+    if (page) return sendRouteFile(request, route, page, 404);
+  }
+  return sendNotFound(request);
+}
+
+export async function serveBuildFile({ request, url, state }: RouteContext): Promise<Response> {
+  const path = toBuildPath(url.pathname);
+  // Host configuration (Netlify's _headers, _redirects) is for the host to read, not to serve.
+  const body = path && !HOST_CONFIG_FILES.includes(path) ? await readBuildFile(state.root, path) : null;
+  if (path && body) return sendFile(request, path, body);
+  return sendRouteNotFound(request, state.root, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
 }

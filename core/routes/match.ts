@@ -1,0 +1,96 @@
+/**
+ * Matching concrete paths against the table: which route a URL is, which route or support file a
+ * dist file belongs to, and the router pattern the server registers a route under.
+ */
+import { ROUTES, SUPPORT_FILES, getRoute, type RouteId } from "./table.ts";
+import { compileTemplate, createFiller, escapeRegExp, fillTemplate } from "./templates.ts";
+import type { Route, RouteParam } from "./types.ts";
+
+interface Compiled {
+  route: Route;
+  url: (path: string) => Record<string, string> | null;
+  file: ((path: string) => Record<string, string> | null) | null;
+  queryFiles: ((path: string) => Record<string, string> | null)[];
+}
+
+/**
+ * What a path parameter's segment may hold, from its schema: an enum its values, an integer its
+ * digits, anything else any text. So `/rss/category/crypto.atom` is the Atom feed of `crypto`,
+ * not the RSS feed of a category named `crypto.atom`.
+ */
+function getParamPattern(param: RouteParam): string {
+  const schema = param.schema as { anyOf?: { const?: unknown }[]; type?: string };
+  if (schema.anyOf?.every((s) => typeof s.const === "string")) return schema.anyOf.map((s) => escapeRegExp(String(s.const))).join("|");
+  if (schema.type === "integer") return "[0-9]+";
+  return "[^/]+";
+}
+
+const COMPILED: Compiled[] = ROUTES.map((route: Route) => ({
+  route,
+  url: compileTemplate(route.path, Object.fromEntries(route.params.filter((p) => p.in === "path").map((p) => [p.name, getParamPattern(p)]))),
+  file: route.file === null ? null : compileTemplate(route.file),
+  queryFiles: (route.queryFiles ?? []).map((t) => compileTemplate(t)),
+}));
+
+/** The route whose template matches a URL path (not decoded), with its parameters (decoded), or null. */
+export function matchUrl(method: string, pathname: string): { route: Route; params: Record<string, string> } | null {
+  for (const { route, url } of COMPILED) {
+    if (route.method !== method && !(method === "HEAD" && route.method === "GET")) continue;
+    const params = url(pathname);
+    if (params) return { route, params: decodeParams(params) };
+  }
+  return null;
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    try {
+      decoded[name] = decodeURIComponent(value);
+    } catch {
+      decoded[name] = value;
+    }
+  }
+  return decoded;
+}
+
+/** What a dist file is: a route's file, a query form's file, or a support file; null when the table does not know it. */
+export function classifyFile(path: string): { route: Route; params: Record<string, string> } | { support: string } | null {
+  for (const { route, file, queryFiles } of COMPILED) {
+    const params = file?.(path) ?? queryFiles.map((m) => m(path)).find((p) => p !== null);
+    if (params) return { route, params };
+  }
+  return SUPPORT_FILES.some((s) => s.file === path) ? { support: path } : null;
+}
+
+/**
+ * The h3 (rou3) pattern a route registers under: a segment that is one parameter becomes
+ * `:name`; a segment with a parameter and text (`{slug}.svg`) becomes a parameter too, and the
+ * route's own template decides (several routes can share one pattern, e.g. the three feeds).
+ */
+export function getRouterPattern(route: Route): string {
+  let n = 0;
+  return route.path
+    .split("/")
+    .map((segment) => (segment.includes("{") ? `:p${n++}` : segment))
+    .join("/");
+}
+
+/** A one-parameter file template of the table as a fast filler, for emitters that write many files. */
+export function createFileFiller(id: RouteId): (value: string | number) => string {
+  const file = getRoute(id).file;
+  if (file === null) throw new Error(`${id} has no file`);
+  return createFiller(file);
+}
+
+/** The dist file of a route for these parameters (values as they are: a file name is the decoded segment). */
+export function getRouteFile(id: RouteId, params: Readonly<Record<string, string | number>> = {}): string {
+  const file = getRoute(id).file;
+  if (file === null) throw new Error(`${id} has no file`);
+  return fillTemplate(file, params);
+}
+
+/** The site-relative URL of a route for these parameters (each value percent-encoded). */
+export function getRoutePath(id: RouteId, params: Readonly<Record<string, string | number>> = {}): string {
+  return fillTemplate(getRoute(id).path, params, true);
+}

@@ -1,0 +1,175 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table and its TypeBox schemas (so it says
+ * what the code does). Schemas with an `$id` become `components/schemas` entries referenced by
+ * `$ref`; every route gets the statuses it answers plus the ones every route can answer (304,
+ * 405, 429 where a limit applies, 500), and the headers both servers send.
+ */
+import { ProblemSchema } from "./schemas.ts";
+import { ROUTES } from "./table.ts";
+import { CACHE_CONTROL, MEDIA_TYPES, type Route, type RouteResponse } from "./types.ts";
+
+export const API_VERSION = "1.0.0";
+export const OPENAPI_VERSION = "3.1.0";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** A real answer of this build, shown as the example of a route's response. */
+export interface RouteExample {
+  /** The request, as a path with its query (`/api/companies?page=2`). */
+  url: string;
+  /** The POST body, when there is one. */
+  body?: unknown;
+  status: number;
+  contentType: string;
+  /** The response body: parsed JSON for JSON types, else text (cut to a few kilobytes). */
+  response: unknown;
+}
+
+export interface OpenApiOptions {
+  baseUrl: string;
+  /** Attribution text of the data (meta.source). */
+  source?: string;
+  /** A real example per route id. */
+  examples?: ReadonlyMap<string, RouteExample>;
+}
+
+const HEADERS: Record<string, JsonObject> = {
+  "Cache-Control": { description: "`public, max-age=300` for data; `no-cache` for files describing the build; `no-store` for errors and POST answers.", schema: { type: "string" } },
+  ETag: { description: "Strong validator of the body; send it back in If-None-Match for a 304.", schema: { type: "string" } },
+  "Access-Control-Allow-Origin": { description: "`*`: any origin may read every answer.", schema: { type: "string", const: "*" } },
+  "X-Content-Type-Options": { description: "`nosniff` on every answer.", schema: { type: "string", const: "nosniff" } },
+  "RateLimit-Limit": { description: "Requests allowed per window (60 for fingerprint matching).", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
+  "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
+  Allow: { description: "The methods this path answers.", schema: { type: "string" } },
+  "Content-Security-Policy": { description: "Embeds: no script, nothing fetched, framable by any site (`frame-ancestors *`).", schema: { type: "string" } },
+};
+
+export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
+  const components: Record<string, Json> = {};
+  const paths: Record<string, JsonObject> = {};
+  for (const route of ROUTES as readonly Route[]) {
+    const operation = createOperation(route, components, options.examples?.get(route.id));
+    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
+  }
+  const credit = options.source ? ` Data: ${options.source}.` : "";
+  return {
+    openapi: OPENAPI_VERSION,
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Spam-report and company-catalog API",
+      version: API_VERSION,
+      summary: "Public, read-only API over messenger spammer reports and a catalog of companies with complaints.",
+      description:
+        "Every answer is public: no keys, no registration. URLs in answers are absolute. Errors are RFC 9457 problem+json (`application/problem+json`) unless a route documents its own shape. Every GET answer carries a strong ETag; If-None-Match answers 304. Every file of a build is also served at its own path in dist (see /manifest.json). On a static host (dist without the live server) each route answers as its description says; what the files cannot answer gets a 501 problem naming the live route." +
+        credit,
+      license: { name: "CC BY 4.0 (the data)", url: "https://creativecommons.org/licenses/by/4.0/" },
+    },
+    servers: [{ url: options.baseUrl.replace(/\/+$/, "") || "/" }],
+    tags: [...new Set((ROUTES as readonly Route[]).map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      headers: HEADERS,
+    },
+  };
+}
+
+function createOperation(route: Route, components: Record<string, Json>, example: RouteExample | undefined): JsonObject {
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  const staticNote = route.static.kind === "file" && !route.static.differs ? "" : `\n\nOn a static host: ${route.static.differs}`;
+  const responses: Record<string, Json> = {};
+  const common = { "Access-Control-Allow-Origin": ref("Access-Control-Allow-Origin"), "X-Content-Type-Options": ref("X-Content-Type-Options"), "Cache-Control": ref("Cache-Control") };
+  const limited: Record<string, Json> = route.rateLimit === "always" ? { "RateLimit-Limit": ref("RateLimit-Limit"), "RateLimit-Remaining": ref("RateLimit-Remaining"), "RateLimit-Reset": ref("RateLimit-Reset") } : {};
+  const csp: Record<string, Json> = route.id === "getEmbed" ? { "Content-Security-Policy": ref("Content-Security-Policy") } : {};
+  const all: RouteResponse[] = [...route.responses, ...commonResponses(route)];
+  for (const response of all) {
+    const headers: Record<string, Json> = { ...common, ...limited, ...csp };
+    if (route.method === "GET" && response.status < 400) headers.ETag = ref("ETag");
+    if (response.status === 429) headers["Retry-After"] = ref("Retry-After");
+    if (response.status === 405) headers.Allow = ref("Allow");
+    const entry: JsonObject = { description: response.description, headers };
+    if (response.status !== 304) {
+      const media: JsonObject = { schema: response.schema ? hoist(response.schema, components) : mediaSchema(response.media) };
+      if (example && example.status === response.status && example.contentType === MEDIA_TYPES[response.media]) media.example = example.response as Json;
+      const key = MEDIA_TYPES[response.media];
+      const existing = responses[String(response.status)] as JsonObject | undefined;
+      if (existing) {
+        // Two shapes for one status (e.g. a 404 that is JSON on one route form, problem on another).
+        (existing.content as JsonObject)[key] = media;
+        continue;
+      }
+      entry.content = { [key]: media };
+    }
+    responses[String(response.status)] = entry;
+  }
+  const operation: JsonObject = {
+    operationId: route.id,
+    summary: route.summary,
+    description: route.description + describeSource(route) + staticNote,
+    tags: [route.tag],
+    responses,
+  };
+  if (route.params.length > 0) {
+    operation.parameters = route.params.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.in === "path" ? true : p.required === true,
+      description: p.description,
+      schema: hoist(p.schema, components),
+    }));
+  }
+  if (route.body) {
+    operation.requestBody = {
+      required: true,
+      description: `JSON, at most ${route.body.maxBytes} bytes.`,
+      content: { "application/json": { schema: hoist(route.body.schema, components), ...(example?.body ? { example: example.body as Json } : {}) } },
+    };
+  }
+  return operation;
+}
+
+function describeSource(route: Route): string {
+  if (route.file === null) return "\n\nComputed by the live server.";
+  const more = route.queryFiles?.length ? ` (query forms: \`${route.queryFiles.join("`, `")}\`)` : "";
+  return `\n\nFile in dist: \`${route.file}\`${more}. Cache-Control: \`${CACHE_CONTROL[route.cache]}\`.`;
+}
+
+function commonResponses(route: Route): RouteResponse[] {
+  const problem = (status: number, description: string): RouteResponse => ({ status, description, media: "problem", schema: ProblemSchema });
+  const list: RouteResponse[] = [];
+  if (route.method === "GET") list.push({ status: 304, description: "Not modified: the If-None-Match tag is current.", media: route.media });
+  list.push(problem(405, "Method not allowed; `Allow` lists the methods."));
+  if (route.rateLimit === "optional") list.push(problem(429, "Only when the operator switches the per-client read limit on: too many reads this minute."));
+  list.push(problem(500, "The server failed; the error was logged."));
+  if (route.static.kind !== "file" || route.static.differs) list.push(problem(501, "Static hosts only: the files cannot answer this request; `live_route` names the route of the live server that does."));
+  return list;
+}
+
+/** A body schema for types without a JSON shape. */
+function mediaSchema(media: RouteResponse["media"]): JsonObject {
+  if (media === "gzip" || media === "binary") return { type: "string", contentMediaType: MEDIA_TYPES[media], contentEncoding: "binary" };
+  return { type: "string", contentMediaType: MEDIA_TYPES[media].split(";")[0]! };
+}
+
+/**
+ * A TypeBox schema as plain JSON with every `$id`'d subschema moved to components (one
+ * definition, `$ref` everywhere else). TypeBox keeps its markers in symbols, which JSON drops.
+ */
+function hoist(schema: unknown, components: Record<string, Json>): Json {
+  const walk = (node: unknown): Json => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node as Json;
+    const { $id, ...rest } = node as Record<string, unknown>;
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(rest)) out[key] = walk(value);
+    if (typeof $id === "string") {
+      if (!(String($id) in components)) components[$id] = out;
+      return { $ref: `#/components/schemas/${$id}` };
+    }
+    return out;
+  };
+  return walk(JSON.parse(JSON.stringify(schema)));
+}
