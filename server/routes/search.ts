@@ -8,16 +8,12 @@
  * Answers change only with a build: five minutes of public caching, and a strong ETag.
  */
 import { LIVE_QUERY_LENGTH } from "../../core/routes/table.ts";
-import { formatRelativeTime } from "../../core/relative-time.ts";
-import { GLOBAL_QUERY_LENGTH, GLOBAL_SEARCH_LIMIT, getDefaultGroupLimits, getGlobalSearchGroup } from "../../core/search/global-groups.ts";
-import type { GlobalSearchOptions } from "../../core/search/global-searcher.ts";
-import { DEFAULT_LIVE_LIMITS, searchLive } from "../../core/search/live-index.ts";
+import { answerGlobalSearch, answerLiveSearch } from "../../core/search/answers.ts";
+import { GLOBAL_QUERY_LENGTH, GLOBAL_SEARCH_LIMIT } from "../../core/search/global-groups.ts";
 import { QueryReader } from "../query.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson, sendProblem, type FieldError } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
-
-const DEFAULT_GROUP_LIMITS = getDefaultGroupLimits();
 
 export function searchLiveRoute({ request, url, state }: RouteContext): Response {
   const query = new QueryReader(url.searchParams);
@@ -25,23 +21,7 @@ export function searchLiveRoute({ request, url, state }: RouteContext): Response
   if (q === undefined || query.errors.length > 0) return sendInvalid(request, query.errors);
   const search = state.search;
   if (search === null) return sendNoIndex(request);
-  const found = q.short ? { people: [], companies: [], spammers: [] } : searchLive(search.live, q.text, DEFAULT_LIVE_LIMITS);
-  const { urls } = state;
-  return sendJson(
-    request,
-    {
-      people: found.people.map((p) => ({ name: p.name, url: urls.person(p.slug), avatar: p.avatar ?? urls.personAvatar(p.slug), reports_count: p.reportsCount })),
-      companies: found.companies.map((c) => ({
-        name: c.name,
-        url: urls.companyPage(c.slug),
-        count: c.reportsCount,
-        cat: c.category,
-        last: formatRelativeTime(c.lastReportMs, search.asOfMs),
-      })),
-      spammers: found.spammers.map((s) => ({ username: s.username, url: urls.spammer(s.username), count: s.reportsCount })),
-    },
-    { cacheControl: FIVE_MINUTES },
-  );
+  return sendJson(request, answerLiveSearch(search.live, search.asOfMs, state.urls, q.text, q.short), { cacheControl: FIVE_MINUTES });
 }
 
 export function searchGlobalRoute({ request, url, state }: RouteContext): Response {
@@ -51,18 +31,7 @@ export function searchGlobalRoute({ request, url, state }: RouteContext): Respon
   if (q === undefined || query.errors.length > 0) return sendInvalid(request, query.errors);
   const search = state.search;
   if (search === null) return sendNoIndex(request);
-  if (q.short) return sendJson(request, { query: q.text, total: 0, results: [] }, { cacheControl: FIVE_MINUTES });
-  // `limit` replaces every group's default cap (reference: "overriding group defaults").
-  const options: GlobalSearchOptions = limit > 0 ? { defaultLimit: limit } : { limitPerType: DEFAULT_GROUP_LIMITS, defaultLimit: 0 };
-  const groups = search.global.search(q.text, options);
-  const results = groups.map((group) => ({
-    type: group.type,
-    label: getGlobalSearchGroup(group.type)?.label ?? group.type,
-    count: group.count,
-    items: group.items.map((item) => ({ type: item.type, title: item.title, url: item.url, subtitle: item.subtitle })),
-  }));
-  const total = results.reduce((sum, group) => sum + group.count, 0);
-  return sendJson(request, { query: q.text, total, results }, { cacheControl: FIVE_MINUTES });
+  return sendJson(request, answerGlobalSearch(search.global, q.text, q.short, limit), { cacheControl: FIVE_MINUTES });
 }
 
 interface QueryText {
