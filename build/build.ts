@@ -7,6 +7,7 @@ import { formatInstant } from "../core/time.ts";
 import { createUrls } from "../core/urls.ts";
 import type { EmitContext } from "./context.ts";
 import { EMITTERS, type Emitter } from "./emitters/index.ts";
+import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
 import { BuildError } from "./errors.ts";
 import { Model } from "./model.ts";
@@ -75,7 +76,7 @@ function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<Buil
   const db = openSnapshot(options.db);
   try {
     const model = new Model(db);
-    const ctx: EmitContext = { model, urls: createUrls(options.baseUrl) };
+    const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector() };
     const progress = createProgress(options.progress ?? null, model.reportCount);
     const timings: Record<string, number> = {};
     const rssAfter: Record<string, number> = {};
@@ -90,8 +91,11 @@ function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<Buil
       for (;;) {
         const next = iterator.next();
         if (next.done) break;
+        ctx.examples.offer(next.value);
         writer.write(next.value);
       }
+      // The report pass is done: the docs' examples can be chosen from the model now.
+      if (emitter.name === "check") ctx.examples.plan(model);
       timings[emitter.name] = (performance.now() - started) / 1000;
       rssAfter[emitter.name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
       if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name] });

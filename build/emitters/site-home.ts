@@ -1,29 +1,17 @@
 /**
- * index.html, the landing page (what the service is, the top companies, the newest posts, and
- * links to the docs, the dumps and the feeds), and docs/index.html, the API documentation
- * (build/html/docs.ts). Examples on both come from this build's own data.
+ * index.html, the landing page: what the service is, the top companies, the newest posts, and
+ * links to the docs, the OpenAPI document, the dumps and the feeds. (The docs page is the docs
+ * emitter's: it is generated from the OpenAPI document.)
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
 import { formatDate } from "../../core/time.ts";
 import type { EmitContext } from "../context.ts";
-import { renderDocsBody, type DocsExamples } from "../html/docs.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
 import { formatCount, renderPage, text } from "../html/layout.ts";
-import type { Model } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 
 const TOP_COMPANIES = 10;
 const NEWEST_POSTS = 5;
-
-function getExamples(model: Model): DocsExamples {
-  const company = model.ranked[0];
-  const word = company?.name.split(/\s+/u).find((w) => /^[\p{L}\p{N}]{2,}$/u.test(w));
-  return {
-    companySlug: company?.slug ?? null,
-    searchWord: word ? word.slice(0, 20) : null,
-    username: model.spammerListsReady.top[0]?.username ?? null,
-    chatUsername: model.contentPages.chats[0]?.username ?? null,
-  };
-}
 
 function renderLanding({ model, urls }: EmitContext, asOf: string): string {
   const companies = model.ranked
@@ -48,7 +36,7 @@ embed a badge on your site, or download the whole data set (CC BY 4.0).
 ${formatCount(model.spammerListsReady.total)} reported usernames, ${formatCount(model.ranked.length)} companies.</p>
 <h2>For developers</h2>
 <ul>
-<li><a href="${e(urls.docs())}">API documentation</a>: every endpoint with examples, the limits and the licence.</li>
+<li><a href="${e(urls.docs())}">API documentation</a>: every endpoint with examples, the limits and the licence; <a href="${e(urls.openApi())}">OpenAPI 3.1 description</a> for clients.</li>
 ${username ? `<li>Try it: <a href="${e(urls.spammer(username))}"><code>${e(urls.spammer(username))}</code></a></li>` : ""}
 <li><a href="${e(urls.detectionRules())}">Spam detection rules</a> (JSON) for chat bots.</li>
 </ul>
@@ -73,6 +61,5 @@ ${list(posts)}`,
 
 export function* emitHomePages(ctx: EmitContext): Generator<OutputFile> {
   const asOf = formatDate(ctx.model.asOfMs);
-  yield { path: "index.html", data: renderLanding(ctx, asOf) };
-  yield { path: "docs/index.html", data: renderPage({ title: "API documentation", urls: ctx.urls, asOf, body: renderDocsBody(ctx.urls, getExamples(ctx.model)) }) };
+  yield { path: getRouteFile("getHome"), data: renderLanding(ctx, asOf) };
 }

@@ -1,64 +1,86 @@
 /**
- * The API documentation page (/docs): every endpoint with a working example from this build's
- * own data, the limits, the errors and the licence. Examples are links, so the dead-link crawl
- * proves each of them answers on the deployment (the POST is shown as a curl command instead).
+ * The API documentation page (/docs), generated from the OpenAPI document (itself generated from
+ * the route table): every route with its parameters and bounds, its statuses, a real answer of
+ * this build and a curl line; then the embed sizes, limits, feeds, open data and licence. Plain
+ * HTML: readable offline, without script, nothing fetched.
  */
 import { CATEGORIES, getCategoryLabel } from "../../core/categories.ts";
 import { escapeMarkup as e } from "../../core/escape.ts";
+import type { RouteExample } from "../../core/routes/openapi.ts";
 import type { Urls } from "../../core/urls.ts";
 import { EMBED_SIZES, EMBED_STYLES } from "./embed-styles.ts";
 
-/** Real keys of this build for the examples; null when the snapshot has none of that kind. */
-export interface DocsExamples {
-  companySlug: string | null;
-  /** A word to search for (part of a company name). */
-  searchWord: string | null;
-  username: string | null;
-  chatUsername: string | null;
+type Json = Record<string, any>;
+
+/** `code` spans of the descriptions (Markdown backticks) as <code>, everything escaped. */
+const prose = (text: string) => e(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+
+function describeSchema(schema: Json | undefined): string {
+  if (!schema) return "";
+  if (schema.$ref) return String(schema.$ref).split("/").pop()!;
+  if (schema.anyOf) return schema.anyOf.map((s: Json) => (s.const !== undefined ? JSON.stringify(s.const) : describeSchema(s))).join(" | ");
+  const bounds: string[] = [];
+  if (schema.minimum !== undefined || schema.maximum !== undefined) bounds.push(`${schema.minimum ?? "…"}..${schema.maximum ?? "…"}`);
+  if (schema.maxLength !== undefined) bounds.push(`at most ${schema.maxLength} characters`);
+  if (schema.default !== undefined) bounds.push(`default ${JSON.stringify(schema.default)}`);
+  return [schema.type ?? "", ...bounds].filter(Boolean).join(", ");
 }
 
-interface Endpoint {
-  method: "GET" | "POST";
-  path: string;
-  purpose: string;
-  /** An absolute example URL (GET) or a command (POST); null when the build has nothing to show. */
-  example: string | null;
+function renderParameters(parameters: Json[] | undefined): string {
+  if (!parameters?.length) return "";
+  const rows = parameters.map(
+    (p) => `<tr><td><code>${e(p.name)}</code></td><td>${e(p.in)}${p.required ? ", required" : ""}</td><td>${e(describeSchema(p.schema))}</td><td>${prose(p.description ?? "")}</td></tr>`,
+  );
+  return `<table>\n<thead><tr><th scope="col">Parameter</th><th scope="col">In</th><th scope="col">Type and bounds</th><th scope="col">Meaning</th></tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>`;
 }
 
-function listEndpoints(urls: Urls, x: DocsExamples): Endpoint[] {
-  const b = urls.base;
-  const slug = x.companySlug;
-  const q = encodeURIComponent(x.searchWord ?? "spam");
-  return [
-    { method: "GET", path: "/api/check/{username}", purpose: "Whether a messenger username was reported, with counts, categories and companies. A leading @ is optional. Unknown names answer 200 with found:false.", example: x.username && urls.spammer(x.username) },
-    { method: "GET", path: "/api/spammers?limit=&username=&category=", purpose: "Reported usernames, most reports first (limit 1..200, default 50).", example: `${b}/api/spammers?limit=10&category=crypto` },
-    { method: "GET", path: "/api/companies?limit=&page=&slug=", purpose: "Companies ranked by complaints, paginated (limit 1..200, default 50).", example: `${b}/api/companies?limit=10&page=1` },
-    { method: "GET", path: "/api/company/{slug}", purpose: "A company's card, by slug or exact name (case-insensitive).", example: slug && `${b}/api/company/${encodeURIComponent(slug)}` },
-    { method: "GET", path: "/api/widget/{slug}", purpose: "Compact widget data: reports, trend, the last 7 days.", example: slug && `${b}/api/widget/${encodeURIComponent(slug)}` },
-    { method: "GET", path: "/api/badge/{slug}.svg", purpose: "An SVG badge for a company.", example: slug && urls.badge(slug) },
-    { method: "GET", path: "/api/card/{slug}.svg", purpose: "An SVG card with the sparkline and trend.", example: slug && urls.card(slug) },
-    { method: "GET", path: "/embed/{style}/{slug}", purpose: `An iframe widget; styles: ${EMBED_STYLES.join(", ")} (sizes below).`, example: slug && urls.embed(slug, "banner-light") },
-    { method: "GET", path: "/api/search?q=", purpose: "Live search over companies, people and spammers (q: 2..200 characters).", example: `${b}/api/search?q=${q}` },
-    { method: "GET", path: "/api/search/global?q=&limit=", purpose: "Global search over eight groups with typo tolerance (q: 2..120 characters, limit 1..50 per group).", example: `${b}/api/search/global?q=${q}` },
-    { method: "GET", path: "/api/chat/{username}/status", purpose: "Anti-spam protection status of a chat; unknown chats answer 404 with found:false.", example: x.chatUsername && urls.chatStatus(x.chatUsername) },
-    { method: "GET", path: "/api/chat/{username}/badge.svg", purpose: "An SVG badge of a chat's protection.", example: x.chatUsername && urls.chatBadge(x.chatUsername) },
-    { method: "GET", path: "/api/detection-rules", purpose: "The enabled spam detection rules with a version; poll with If-None-Match.", example: urls.detectionRules() },
-    {
-      method: "POST",
-      path: "/api/fingerprint/match",
-      purpose: "Matches browser or bot fingerprint signals against the public profile library (at most 20 signals, each value at most 255 characters; 60 requests a minute per IP).",
-      example: `curl -X POST ${b}/api/fingerprint/match -H 'content-type: application/json' -d '{"signals":{"ja4":"t13d1516h2_8daaf6152771_02713d6af862"}}'`,
-    },
-    { method: "GET", path: "/manifest.json", purpose: "Every file of this build with its size and SHA-256.", example: `${b}/manifest.json` },
-  ];
+function renderResponses(responses: Json): string {
+  const rows = Object.entries(responses).map(([status, r]) => {
+    const content = Object.entries((r.content ?? {}) as Json)
+      .map(([type, media]) => `<code>${e(type.split(";")[0]!)}</code>${media.schema?.$ref ? ` (${e(describeSchema(media.schema))})` : ""}`)
+      .join(", ");
+    return `<tr><td class="n">${e(status)}</td><td>${content}</td><td>${prose(r.description ?? "")}</td></tr>`;
+  });
+  return `<table>\n<thead><tr><th scope="col">Status</th><th scope="col">Body</th><th scope="col">When</th></tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>`;
 }
 
-function renderEndpoint({ method, path, purpose, example }: Endpoint): string {
-  const shown = example === null ? "" : method === "GET" ? `<br>Example: <a href="${e(example)}"><code>${e(example)}</code></a>` : `<pre><code>${e(example)}</code></pre>`;
-  return `<tr><td class="nw"><code>${method}</code></td><td><code>${e(path)}</code></td><td>${e(purpose)}${shown}</td></tr>`;
+function renderExample(method: string, base: string, example: RouteExample | undefined): string {
+  if (!example) return "<p>No example: this build has nothing of this kind.</p>";
+  const url = base + example.url;
+  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const curl =
+    method === "post"
+      ? `curl -i -X POST ${quote(url)} -H 'content-type: application/json' -d ${quote(JSON.stringify(example.body))}`
+      : `curl -i ${quote(url)}`;
+  const shown = typeof example.response === "string" ? example.response : JSON.stringify(example.response, null, 2);
+  const link = method === "get" ? `<p>Try it: <a href="${e(url)}"><code>${e(url)}</code></a></p>\n` : "";
+  return `${link}<pre><code>${e(curl)}</code></pre>
+<p>Answer of this build (<code>${e(String(example.status))}</code>, <code>${e(example.contentType)}</code>; long lists show their first items):</p>
+<pre><code>${e(shown)}</code></pre>`;
 }
 
-export function renderDocsBody(urls: Urls, examples: DocsExamples): string {
+function renderOperations(document: Json, examples: ReadonlyMap<string, RouteExample>, base: string): string {
+  const byTag = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(document.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      const html = `<section id="${e(op.operationId)}">
+<h3><code>${e(method.toUpperCase())} ${e(path)}</code> — ${e(op.summary)}</h3>
+${op.description.split("\n\n").map((p: string) => `<p>${prose(p)}</p>`).join("\n")}
+${renderParameters(op.parameters)}
+${op.requestBody ? `<p>Body: ${prose(op.requestBody.description ?? "")} Schema <code>${e(describeSchema(op.requestBody.content["application/json"].schema))}</code>.</p>` : ""}
+${renderResponses(op.responses)}
+${renderExample(method, base, examples.get(op.operationId))}
+</section>`;
+      const tag = op.tags?.[0] ?? "Other";
+      byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
+    }
+  }
+  const toc = [...byTag.keys()].map((tag) => `<li><a href="#tag-${e(tag.replace(/\W+/g, "-"))}">${e(tag)}</a></li>`).join("");
+  const sections = [...byTag].map(([tag, ops]) => `<h2 id="tag-${e(tag.replace(/\W+/g, "-"))}">${e(tag)}</h2>\n${ops.join("\n")}`);
+  return `<nav aria-label="Routes"><ul>${toc}</ul></nav>\n${sections.join("\n")}`;
+}
+
+export function renderDocsBody(urls: Urls, document: Json, examples: ReadonlyMap<string, RouteExample>): string {
   const links = (items: [string, string][]) => items.map(([href, label]) => `<li><a href="${e(href)}">${e(label)}</a></li>`).join("\n");
   const sizes = EMBED_STYLES.map((s) => `<tr><td><code>${s}</code></td><td class="n">${EMBED_SIZES[s].width}×${EMBED_SIZES[s].height}</td></tr>`).join("\n");
   const categoryFeeds = CATEGORIES.map((c): [string, string] => [urls.rss(c), `${getCategoryLabel(c)} (RSS)`]);
@@ -66,13 +88,8 @@ export function renderDocsBody(urls: Urls, examples: DocsExamples): string {
 <p>A public, read-only JSON API; no keys, no sign-up. Base address: <code>${e(urls.base)}</code>. Every answer carries
 <code>Access-Control-Allow-Origin: *</code>, a strong ETag (send <code>If-None-Match</code> for a 304) and, for data,
 <code>Cache-Control: public, max-age=300</code>. URLs in answers are absolute and resolve on this deployment.</p>
-<h2>Endpoints</h2>
-<table>
-<thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">What it answers</th></tr></thead>
-<tbody>
-${listEndpoints(urls, examples).map(renderEndpoint).join("\n")}
-</tbody>
-</table>
+<p>The machine-readable description is <a href="${e(urls.openApi())}"><code>/openapi.json</code></a> (OpenAPI ${e(document.openapi)}, version ${e(document.info.version)}): generate a client or validate answers with it. This page is generated from it.</p>
+${renderOperations(document, examples, urls.base)}
 <h2>Embed sizes</h2>
 <p>Each company page has copy-paste snippets; the iframe must have exactly this size.</p>
 <table>

@@ -34,7 +34,7 @@ import {
   WidgetSchema,
   BuildReportSchema,
 } from "./schemas.ts";
-import type { ExampleKeys, ExampleRequest, Media, Route, RouteParam, RouteResponse } from "./types.ts";
+import type { ExampleRequest, Media, Route, RouteParam, RouteResponse } from "./types.ts";
 
 /** Reference "Limits": list limits and pages. */
 export const LIST_LIMIT = { default: 50, min: 1, max: 200 } as const;
