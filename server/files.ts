@@ -8,18 +8,19 @@ import { EMBED_CSP_HEADER } from "../core/embed-policy.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../core/routes/types.ts";
 import { sendBody } from "./respond.ts";
 
+/** Content types of files served at their own path, by extension (the table's media types where it has one). */
 const TYPES: Record<string, string> = {
-  json: "application/json; charset=utf-8",
-  svg: "image/svg+xml; charset=utf-8",
-  html: "text/html; charset=utf-8",
+  json: MEDIA_TYPES.json,
+  svg: MEDIA_TYPES.svg,
+  html: MEDIA_TYPES.html,
+  csv: MEDIA_TYPES.csv,
+  txt: MEDIA_TYPES.text,
+  rss: MEDIA_TYPES.rss,
+  atom: MEDIA_TYPES.atom,
+  gz: MEDIA_TYPES.gzip,
   css: "text/css; charset=utf-8",
   js: "text/javascript; charset=utf-8",
-  csv: "text/csv; charset=utf-8",
-  txt: "text/plain; charset=utf-8",
   xml: "application/xml; charset=utf-8",
-  rss: "application/rss+xml; charset=utf-8",
-  atom: "application/atom+xml; charset=utf-8",
-  gz: "application/gzip",
   png: "image/png",
   ico: "image/x-icon",
   webmanifest: "application/manifest+json",
