@@ -7,7 +7,7 @@
  * where the table says "always", the optional read limit to every other read.
  */
 import { H3, getRequestIP, type H3Event } from "h3";
-import { getRouterPattern, matchUrl } from "../core/routes/match.ts";
+import { createUrlMatcher, getRouterPattern } from "../core/routes/match.ts";
 import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
 import { DistSource } from "./dist-source.ts";
@@ -51,6 +51,8 @@ export interface AppOptions {
   readRateLimit?: number;
 }
 
+type Matcher = ReturnType<typeof createUrlMatcher>;
+
 interface Runtime {
   source: DistSource;
   trustProxy: boolean;
@@ -67,16 +69,23 @@ export function createApp(options: AppOptions): H3 {
   const app = new H3();
   // Several routes can share a router pattern (`/rss/category/:p0` holds three feeds): the
   // table's own templates pick the route, in table order.
-  const patterns = new Set((ROUTES as readonly Route[]).map(getRouterPattern));
-  for (const pattern of patterns) app.all(pattern, (event) => dispatch(event, runtime));
-  app.all("/**", (event) => dispatch(event, runtime));
+  const byPattern = new Map<string, Route[]>();
+  for (const route of ROUTES as readonly Route[]) byPattern.set(getRouterPattern(route), [...(byPattern.get(getRouterPattern(route)) ?? []), route]);
+  for (const [pattern, routes] of byPattern) app.all(pattern, (event) => dispatch(event, runtime, createUrlMatcher(routes)));
+  const none = () => null;
+  app.all("/**", (event) => dispatch(event, runtime, none));
   return app;
 }
 
-async function dispatch(event: H3Event, { source, trustProxy, limiters }: Runtime): Promise<Response> {
+/**
+ * Answers a request that the router sent to `match`'s routes (those sharing its pattern): the
+ * route for the method, else any route of the path (for 405 and its Allow), else a file of the
+ * build at its own path.
+ */
+async function dispatch(event: H3Event, { source, trustProxy, limiters }: Runtime, match: Matcher): Promise<Response> {
   const request = event.req;
   const pathname = event.url.pathname;
-  const found = matchUrl(request.method === "OPTIONS" || request.method === "HEAD" ? "GET" : request.method, pathname) ?? matchAnyMethod(pathname);
+  const found = match(request.method === "OPTIONS" ? "GET" : request.method, pathname) ?? match("GET", pathname) ?? match("POST", pathname);
   const methods = found ? [found.route.method, ...(found.route.method === "GET" ? ["HEAD"] : [])] : ["GET", "HEAD"];
   const allow = [...methods, "OPTIONS"].join(", ");
   let response: Response;
@@ -105,9 +114,4 @@ async function dispatch(event: H3Event, { source, trustProxy, limiters }: Runtim
   response.headers.set("access-control-allow-origin", "*");
   response.headers.set("x-content-type-options", "nosniff");
   return response;
-}
-
-/** The route of a path whatever the method (for 405 and its Allow). */
-function matchAnyMethod(pathname: string) {
-  return matchUrl("POST", pathname) ?? null;
 }

@@ -32,15 +32,27 @@ const COMPILED: Compiled[] = ROUTES.map((route: Route) => ({
   queryFiles: (route.queryFiles ?? []).map((t) => compileTemplate(t)),
 }));
 
-/** The route whose template matches a URL path (not decoded), with its parameters (decoded), or null. */
-export function matchUrl(method: string, pathname: string): { route: Route; params: Record<string, string> } | null {
-  for (const { route, url } of COMPILED) {
-    if (route.method !== method && !(method === "HEAD" && route.method === "GET")) continue;
-    const params = url(pathname);
-    if (params) return { route, params: decodeParams(params) };
-  }
-  return null;
+export type UrlMatch = { route: Route; params: Record<string, string> };
+
+/**
+ * A matcher over some routes of the table (all by default): the first whose template matches a
+ * URL path (not decoded) for the method (HEAD as GET), with its parameters decoded; else null.
+ */
+export function createUrlMatcher(routes: readonly Route[] = ROUTES): (method: string, pathname: string) => UrlMatch | null {
+  const compiled = COMPILED.filter((c) => routes.includes(c.route));
+  return (method, pathname) => {
+    const wanted = method === "HEAD" ? "GET" : method;
+    for (const { route, url } of compiled) {
+      if (route.method !== wanted) continue;
+      const params = url(pathname);
+      if (params) return { route, params: decodeParams(params) };
+    }
+    return null;
+  };
 }
+
+/** The route of a URL path among all routes of the table. */
+export const matchUrl = createUrlMatcher();
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
