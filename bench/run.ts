@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, search
+ *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, search
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -11,10 +11,11 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
+import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
 
 const FLAGS = {
-  only: { type: "string", description: "run one benchmark: build, fingerprint, fingerprint-http or search" },
+  only: { type: "string", description: "run one benchmark: build, fingerprint, fingerprint-http, routes or search" },
   scale: { type: "string", default: "1000000", description: "usernames for the build benchmark" },
   "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
   dir: { type: "string", default: ".bench", description: "working folder (gitignored)" },
@@ -35,6 +36,11 @@ runMain(async () => {
   ];
   // Benchmarks of later capabilities register themselves here when their modules exist.
   for (const extra of await loadOptionalBenches()) benches.push(extra);
+  benches.push({
+    name: "routes",
+    title: "The route table: per-request dispatch and the build's docs step",
+    run: () => runRoutesBench({ scale: Math.min(scale, 100_000), workDir: join(workDir, "routes") }),
+  });
   benches.push({
     name: "search",
     title: "Search at 100 000 entities and 1 000 000 usernames (in-process, beside plain fuse.js and a linear scan of the same data)",
