@@ -63,6 +63,8 @@ function renderOperations(document: Json, examples: ReadonlyMap<string, RouteExa
   const byTag = new Map<string, string[]>();
   for (const [path, item] of Object.entries(document.paths as Json)) {
     for (const [method, op] of Object.entries(item as Json)) {
+      // The CORS preflight is for browsers, not readers: its POST's section says what it answers.
+      if (method === "options") continue;
       const html = `<section id="${e(op.operationId)}">
 <h3><code>${e(method.toUpperCase())} ${e(path)}</code> — ${e(op.summary)}</h3>
 ${op.description.split("\n\n").map((p: string) => `<p>${prose(p)}</p>`).join("\n")}

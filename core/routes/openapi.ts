@@ -39,7 +39,8 @@ const HEADERS: Record<string, JsonObject> = {
   ETag: { description: "Strong validator of the body; send it back in If-None-Match for a 304.", schema: { type: "string" } },
   "Access-Control-Allow-Origin": { description: "`*`: any origin may read every answer.", schema: { type: "string", const: "*" } },
   "X-Content-Type-Options": { description: "`nosniff` on every answer.", schema: { type: "string", const: "nosniff" } },
-  "RateLimit-Limit": { description: "Requests allowed per window (60 for fingerprint matching).", schema: { type: "integer" } },
+  "RateLimit-Limit": { description: "Requests allowed per window: 60 for fingerprint matching; the operator's read limit on reads, when switched on.", schema: { type: "integer" } },
+  "RateLimit-Policy": { description: "The limit and its window in seconds, e.g. `60;w=60`.", schema: { type: "string" } },
   "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
   "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
@@ -53,6 +54,7 @@ export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
   for (const route of ROUTES as readonly Route[]) {
     const operation = createOperation(route, components, options.examples?.get(route.id));
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
+    if (route.method === "POST") paths[route.path]!.options = createPreflight(route);
   }
   const credit = options.source ? ` Data: ${options.source}.` : "";
   return {
@@ -82,7 +84,8 @@ function createOperation(route: Route, components: Record<string, Json>, example
   const staticNote = route.static.kind === "file" && !route.static.differs ? "" : `\n\nOn a static host: ${route.static.differs}`;
   const responses: Record<string, Json> = {};
   const common = { "Access-Control-Allow-Origin": ref("Access-Control-Allow-Origin"), "X-Content-Type-Options": ref("X-Content-Type-Options"), "Cache-Control": ref("Cache-Control") };
-  const limited: Record<string, Json> = route.rateLimit === "always" ? { "RateLimit-Limit": ref("RateLimit-Limit"), "RateLimit-Remaining": ref("RateLimit-Remaining"), "RateLimit-Reset": ref("RateLimit-Reset") } : {};
+  // Reads carry them too when the operator switches the read limit on.
+  const limited: Record<string, Json> = Object.fromEntries(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"].map((h) => [h, ref(h)]));
   const csp: Record<string, Json> = route.id === "getEmbed" ? { "Content-Security-Policy": ref("Content-Security-Policy") } : {};
   const all: RouteResponse[] = [...route.responses, ...commonResponses(route)];
   for (const response of all) {
@@ -129,6 +132,22 @@ function createOperation(route: Route, components: Record<string, Json>, example
     };
   }
   return operation;
+}
+
+/** The CORS preflight of a POST route (browsers send it before a JSON POST from another origin). */
+function createPreflight(route: Route): JsonObject {
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  return {
+    operationId: `${route.id}Preflight`,
+    summary: `CORS preflight of ${route.method} ${route.path}`,
+    tags: [route.tag],
+    responses: {
+      "204": {
+        description: "Allowed from any origin: the methods and the request headers a client may send.",
+        headers: { Allow: ref("Allow"), "Access-Control-Allow-Origin": ref("Access-Control-Allow-Origin"), "Access-Control-Allow-Methods": ref("Allow"), "Access-Control-Allow-Headers": { description: "`content-type, if-none-match`", schema: { type: "string" } } },
+      },
+    },
+  };
 }
 
 function describeSource(route: Route): string {
