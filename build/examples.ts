@@ -33,6 +33,7 @@ export class ExampleCollector {
   private username: string | null = null;
   private wanted: Map<string, string> | null = null;
   private readonly kept = new Map<string, string | Uint8Array>();
+  private readonly sizes = new Map<string, number>();
   private keys: ExampleKeys | null = null;
 
   constructor() {
@@ -49,7 +50,10 @@ export class ExampleCollector {
       }
       return;
     }
-    if (this.wanted.has(path) && (typeof data === "string" || data instanceof Uint8Array)) this.kept.set(path, data);
+    if (!this.wanted.has(path)) return;
+    this.sizes.set(path, typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
+    // A large file made while it is written (the dumps): its first chunk is all an example shows.
+    this.kept.set(path, typeof data === "string" || data instanceof Uint8Array ? data : (data.chunks()[Symbol.iterator]().next().value ?? new Uint8Array(0)));
   }
 
   /** After the report pass: the keys of this build, and so the files to keep from here on. */
@@ -99,7 +103,7 @@ export class ExampleCollector {
         ...(request.body === undefined ? {} : { body: request.body }),
         status: 200,
         contentType: MEDIA_TYPES[route.media],
-        response: toExampleBody(route, body),
+        response: toExampleBody(route, body, (file ? this.sizes.get(file) : undefined) ?? body.length),
       });
     }
     return examples;
@@ -166,8 +170,8 @@ function getProfileSignals(index: FingerprintIndex): Record<string, string> | nu
 }
 
 /** JSON parsed (long arrays shortened, said so), text cut, binary named. */
-function toExampleBody(route: Route, body: string | Uint8Array): unknown {
-  if (route.media === "gzip" || route.media === "binary") return `(${body.length} bytes of ${MEDIA_TYPES[route.media]})`;
+function toExampleBody(route: Route, body: string | Uint8Array, size: number): unknown {
+  if (route.media === "gzip" || route.media === "binary") return `(${size} bytes of ${MEDIA_TYPES[route.media]})`;
   const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
   if (route.media === "json" || route.media === "feedJson") return shorten(JSON.parse(text));
   return text.length > TEXT_EXAMPLE_CHARS ? `${text.slice(0, TEXT_EXAMPLE_CHARS)}…` : text;

@@ -68,8 +68,14 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
 
 /** What a dist file is: a route's file, a query form's file, or a support file; null when the table does not know it. */
 export function classifyFile(path: string): { route: Route; params: Record<string, string> } | { support: string } | null {
-  for (const { route, file, queryFiles } of COMPILED) {
-    const params = file?.(path) ?? queryFiles.map((m) => m(path)).find((p) => p !== null);
+  // A route's own file first: `api/companies/page/2.json` is getCompanyListPage's file, and also
+  // the file of a query form of listCompanies.
+  for (const { route, file } of COMPILED) {
+    const params = file?.(path);
+    if (params) return { route, params };
+  }
+  for (const { route, queryFiles } of COMPILED) {
+    const params = queryFiles.map((m) => m(path)).find((p) => p !== null);
     if (params) return { route, params };
   }
   return SUPPORT_FILES.some((s) => s.file === path) ? { support: path } : null;

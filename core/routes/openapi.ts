@@ -115,6 +115,8 @@ function createOperation(route: Route, components: Record<string, Json>, example
     tags: [route.tag],
     responses,
   };
+  // The request of the example answers, so a client (and the contract test) can send it again.
+  if (example) operation["x-example-request"] = { url: example.url, ...(example.body === undefined ? {} : { body: example.body as Json }) };
   if (route.params.length > 0) {
     operation.parameters = route.params.map((p) => ({
       name: p.name,
