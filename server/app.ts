@@ -12,6 +12,7 @@ import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
 import { DistSource } from "./dist-source.ts";
 import { createRateLimiter, getClientKey, withRateLimit, type RateLimiter } from "./rate-limit.ts";
+import { BAD_ENCODING_DETAIL } from "../core/routes/problem.ts";
 import { sendProblem } from "./respond.ts";
 import { checkUsername } from "./routes/check.ts";
 import { getChatBadge, getChatStatus } from "./routes/chat.ts";
@@ -66,7 +67,9 @@ export function createApp(options: AppOptions): H3 {
     trustProxy: options.trustProxy ?? false,
     limiters: { always: limiter(options.fingerprintRateLimit ?? 60), optional: limiter(options.readRateLimit ?? 0) },
   };
-  const app = new H3();
+  // A path that does not decode is answered by dispatch as our problem+json 400 (the same bytes a
+  // static host sends), not by h3's own error body.
+  const app = new H3({ allowMalformedURL: true });
   // Several routes can share a router pattern (`/rss/category/:p0` holds three feeds): the
   // table's own templates pick the route, in table order.
   const byPattern = new Map<string, Route[]>();
@@ -75,6 +78,15 @@ export function createApp(options: AppOptions): H3 {
   const none = () => null;
   app.all("/**", (event) => dispatch(event, runtime, none));
   return app;
+}
+
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -90,7 +102,9 @@ async function dispatch(event: H3Event, { source, trustProxy, limiters }: Runtim
   const allow = [...methods, "OPTIONS"].join(", ");
   let response: Response;
   try {
-    if (request.method === "OPTIONS") {
+    if (!isDecodable(pathname)) {
+      response = sendProblem(request, 400, BAD_ENCODING_DETAIL);
+    } else if (request.method === "OPTIONS") {
       response = new Response(null, {
         status: 204,
         headers: { allow, "access-control-allow-methods": allow, "access-control-allow-headers": "content-type, if-none-match", "access-control-max-age": "86400" },

@@ -66,6 +66,8 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   return decoded;
 }
 
+const SUPPORT_MATCHERS = SUPPORT_FILES.map((s) => ({ file: s.file as string, match: compileTemplate(s.file) }));
+
 /** What a dist file is: a route's file, a query form's file, or a support file; null when the table does not know it. */
 export function classifyFile(path: string): { route: Route; params: Record<string, string> } | { support: string } | null {
   // A route's own file first: `api/companies/page/2.json` is getCompanyListPage's file, and also
@@ -78,7 +80,8 @@ export function classifyFile(path: string): { route: Route; params: Record<strin
     const params = queryFiles.map((m) => m(path)).find((p) => p !== null);
     if (params) return { route, params };
   }
-  return SUPPORT_FILES.some((s) => s.file === path) ? { support: path } : null;
+  const support = SUPPORT_MATCHERS.find((s) => s.match(path) !== null);
+  return support ? { support: support.file } : null;
 }
 
 /**

@@ -21,6 +21,9 @@ const TITLES: Record<number, string> = {
 /** "Nothing here" is constant (it does not echo the path), so a static host answers the same bytes. */
 export const NOT_FOUND_DETAIL = "Nothing is published at this address.";
 
+/** A path whose percent-encoding does not decode: the same 400 from the live server and nginx. */
+export const BAD_ENCODING_DETAIL = "The percent-encoding of the URL is malformed.";
+
 export function formatProblem(status: number, detail: string, extra: { errors?: FieldError[]; live_route?: string } = {}): string {
   const body: Problem = { type: "about:blank", title: TITLES[status] ?? "Error", status, detail, ...extra };
   return JSON.stringify(body);

@@ -209,8 +209,8 @@ export const ROUTES = [
     static: {
       kind: "file",
       params: { slug: CANONICAL.slug },
-      notFound: { kind: "problem" },
-      differs: "A static host finds companies by their exact slug only; names and other spellings get a problem+json 404 instead of `{found:false, query}`.",
+      notFound: { kind: "live" },
+      differs: "A static host finds companies by their exact slug only: any other value may be a name, so it gets 501 naming the live route (which answers the card or the 404).",
     },
   },
   {
@@ -230,8 +230,8 @@ export const ROUTES = [
     static: {
       kind: "file",
       params: { slug: CANONICAL.slug },
-      notFound: { kind: "problem" },
-      differs: "A static host finds companies by their exact slug only; names and other spellings get a problem+json 404 instead of `{found:false, slug, …}`.",
+      notFound: { kind: "live" },
+      differs: "A static host finds companies by their exact slug only: any other value may be a name, so it gets 501 naming the live route (which answers the card or the 404).",
     },
   },
   {
@@ -659,6 +659,10 @@ export function getRoute(id: RouteId): Route {
 export const SEARCH_INDEX_FILES = { global: "search/global.json", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
 export const FINGERPRINT_INDEX_FILE = "fingerprint/index.json";
 export const EMBED_NOT_FOUND_FILE = "embed/404.html";
+/** The 501 problem a Netlify-like host answers for a route its rules cannot (core/hosting/netlify.ts). */
+export const CANNOT_ANSWER_FILE = "_static-host/cannot-answer/{id}.json";
+/** The 400 problem of a path that does not decode, for hosts that refuse it before any rule (nginx). */
+export const BAD_REQUEST_FILE = "_static-host/bad-request.json";
 
 export const SUPPORT_FILES = [
   { file: EMBED_NOT_FOUND_FILE, purpose: "The HTML 404 page of /embed/ (getEmbed's 404)." },
@@ -668,9 +672,12 @@ export const SUPPORT_FILES = [
   { file: FINGERPRINT_INDEX_FILE, purpose: "The fingerprint index the server loads." },
   { file: "_headers", purpose: "Headers per path for Netlify / Cloudflare Pages (not served)." },
   { file: "_redirects", purpose: "Rewrites for Netlify / Cloudflare Pages (not served)." },
+  { file: BAD_REQUEST_FILE, purpose: "The 400 problem of a path whose percent-encoding does not decode (nginx's error_page)." },
+  { file: CANNOT_ANSWER_FILE, purpose: "The 501 problem of a route, for hosts that answer with a file (`_redirects`)." },
 ] as const;
 
 export type SupportFile = (typeof SUPPORT_FILES)[number]["file"];
 
-/** Host configuration files: written into dist for the host to read, never served. */
+/** Host configuration: written into dist for the host to read, never served at its own path. */
 export const HOST_CONFIG_FILES: readonly string[] = ["_headers", "_redirects"];
+export const HOST_CONFIG_PREFIX = "_static-host/";

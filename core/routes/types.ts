@@ -111,6 +111,8 @@ export interface QueryForm {
 export type NotFoundRule =
   /** RFC 9457 404 (the server's one constant body for "nothing here"). */
   | { kind: "problem" }
+  /** Only the live server can tell (a name lookup, not an unknown slug): the 501, or the upstream. */
+  | { kind: "live" }
   /** The HTML 404 page of the embeds (an iframe shows a sentence, not JSON). */
   | { kind: "embed404" }
   /**

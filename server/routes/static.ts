@@ -4,7 +4,7 @@
  * says (the embed 404 page, or the problem+json 404). Any other path is a file of the build at its
  * own path in dist (every file is public; the manifest lists them).
  */
-import { EMBED_NOT_FOUND_FILE, HOST_CONFIG_FILES, getRoute } from "../../core/routes/table.ts";
+import { EMBED_NOT_FOUND_FILE, HOST_CONFIG_FILES, HOST_CONFIG_PREFIX, getRoute } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import type { Route } from "../../core/routes/types.ts";
 import { readBuildFile, sendFile, sendRouteFile, toBuildPath } from "../files.ts";
@@ -42,7 +42,8 @@ async function sendRouteNotFound(request: Request, root: string, route: Route | 
 export async function serveBuildFile({ request, url, state }: RouteContext): Promise<Response> {
   const path = toBuildPath(url.pathname);
   // Host configuration (Netlify's _headers, _redirects) is for the host to read, not to serve.
-  const body = path && !HOST_CONFIG_FILES.includes(path) ? await readBuildFile(state.root, path) : null;
+  const hidden = path !== null && (HOST_CONFIG_FILES.includes(path) || path.startsWith(HOST_CONFIG_PREFIX));
+  const body = path && !hidden ? await readBuildFile(state.root, path) : null;
   if (path && body) return sendFile(request, path, body);
   return sendRouteNotFound(request, state.root, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
 }
