@@ -86,7 +86,8 @@ const page = (id: string, path: string, file: string, summary: string, param: [s
   file,
   media: "html",
   cache: "public",
-  responses: [ok("html", "The page."), notFound],
+  // A page without a parameter always exists: only a keyed one can be missing.
+  responses: param ? [ok("html", "The page."), notFound] : [ok("html", "The page.")],
   rateLimit: "optional",
   example,
   static: fileRule(),
@@ -105,7 +106,7 @@ const feed = (id: string, suffix: "" | ".atom" | ".feed.json", fileSuffix: strin
   file: category ? `rss/category/{category}${fileSuffix}` : `rss/all${fileSuffix}`,
   media,
   cache: "public",
-  responses: [ok(media, `The ${format} document.`, media === "feedJson" ? JsonFeedSchema : undefined), notFound],
+  responses: [ok(media, `The ${format} document.`, media === "feedJson" ? JsonFeedSchema : undefined), ...(category ? [notFound] : [])],
   rateLimit: "optional",
   example: () => (category ? { params: { category: "crypto" } } : {}),
   static: fileRule(category ? { category: CANONICAL.category } : undefined),
