@@ -4,13 +4,13 @@
  * Bad input — an unknown target, a root that is not a build, a bad address or upstream, an
  * unknown flag — is one line on stderr and exit status 2.
  */
-import { existsSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { renderNginxServer } from "../core/hosting/nginx.ts";
 import { formatHelp, readFlags } from "./cli.ts";
 
 const FLAGS = {
-  root: { type: "string", description: "the build to serve: a dist folder or link (its real path goes into the block)" },
+  root: { type: "string", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build)" },
   listen: { type: "string", description: "nginx listen address: PORT, HOST:PORT or [IPv6]:PORT" },
   upstream: { type: "string", description: "the live server (http://HOST:PORT) for what the files cannot answer; without it those get a 501 problem" },
 } as const;
@@ -30,7 +30,9 @@ function main(argv: string[]): string {
   }
   if (!flags.root) throw new Error(`--root is required: ${USAGE}`);
   if (!flags.listen) throw new Error(`--listen is required: ${USAGE}`);
-  const root = existsSync(flags.root) ? realpathSync(flags.root) : flags.root;
+  // The path as given (made absolute), not the build it points at: nginx follows the `dist` link
+  // per request, so a newly published build is served without regenerating the block.
+  const root = resolve(flags.root);
   for (const file of ["manifest.json", "build-report.json"]) {
     if (!existsSync(join(root, file))) throw new Error(`--root ${flags.root} is not a build: it has no ${file} (run npm run build first)`);
   }

@@ -18,7 +18,7 @@ import { escapeRegExp, listTemplateParams } from "../routes/templates.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type CachePolicy, type Media, type QueryForm, type Route } from "../routes/types.ts";
 
 export interface NginxOptions {
-  /** The build folder to serve (a real path: nginx follows no `dist` link swap). */
+  /** The build to serve: a build folder, or the `dist` link (nginx resolves it per request, so a new build is served at once). */
   root: string;
   /** `listen` argument: `8080`, `127.0.0.1:8080`, `[::1]:8080`. */
   listen: string;
