@@ -66,7 +66,8 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     root = realpathSync(dist);
     const port = await getFreePort();
     mkdirSync(join(dir, "nginx"));
-    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root, listen: `127.0.0.1:${port}` }), port);
+    // The dist link, as the README tells operators: nginx follows it to the build per request.
+    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: dist, listen: `127.0.0.1:${port}` }), port);
     live = await startServer({ dist, port: 0, host: "127.0.0.1" });
     const proxiedPort = await getFreePort();
     mkdirSync(join(dir, "nginx-upstream"));
