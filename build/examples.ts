@@ -170,7 +170,7 @@ function getProfileSignals(index: FingerprintIndex): Record<string, string> | nu
 }
 
 /** JSON parsed (long arrays shortened, said so), text cut, binary named. */
-function toExampleBody(route: Route, body: string | Uint8Array, size: number): unknown {
+export function toExampleBody(route: Route, body: string | Uint8Array, size: number): unknown {
   if (route.media === "gzip" || route.media === "binary") return `(${size} bytes of ${MEDIA_TYPES[route.media]})`;
   const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
   if (route.media === "json" || route.media === "feedJson") return shorten(JSON.parse(text));

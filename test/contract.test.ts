@@ -12,6 +12,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist } from "../build/build.ts";
+import { toExampleBody } from "../build/examples.ts";
 import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import type { Route } from "../core/routes/types.ts";
@@ -143,6 +144,12 @@ describe("every route against the served OpenAPI document", () => {
 
     const ok = await send(servers.main, route, "example", example.url, init);
     record(ok, 200);
+    // The docs' example is this very answer (shown the way the docs show it).
+    const documented = operationOf(route).responses["200"].content[ok.contentType!]?.example;
+    if (examples.has(route.id)) {
+      const size = Number(ok.headers.get("content-length"));
+      expect(documented, "the example in /openapi.json").toEqual(toExampleBody(route, ok.body, size));
+    }
     expect(ok.headers.get("access-control-allow-origin")).toBe("*");
     expect(ok.headers.get("cache-control")).toBeTruthy();
     if (route.method === "GET") {
