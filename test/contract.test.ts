@@ -11,14 +11,12 @@ import { join } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDist } from "../build/build.ts";
 import { toExampleBody } from "../build/examples.ts";
 import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import type { Route } from "../core/routes/types.ts";
-import { generateSample } from "../data/sample/generate.ts";
 import { startServer, type RunningServer } from "../server/listen.ts";
-import { makeTempDir } from "./helpers/fixture.ts";
+import { buildSampleDist, makeTempDir, readExampleRequests } from "./helpers/fixture.ts";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const routes = ROUTES as readonly Route[];
@@ -43,10 +41,7 @@ let examples: Map<string, { url: string; body?: unknown }>;
 
 beforeAll(async () => {
   dir = makeTempDir("contract");
-  const db = join(dir, "sample.sqlite");
-  generateSample({ scale: 3000, seed: "1", out: db, asOf: "2026-11-15T18:00:00Z" });
-  const dist = join(dir, "dist");
-  buildDist({ db, out: dist, baseUrl: "https://api.example.org", progress: null });
+  const dist = buildSampleDist(dir, 3000);
   // A copy without the search and fingerprint indexes: what a build of an older version serves.
   const noIndex = join(dir, "no-index");
   cpSync(realpathSync(dist), noIndex, { recursive: true });
@@ -60,8 +55,7 @@ beforeAll(async () => {
   ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   // The document's components as one schema resource, so `$ref`s resolve as they do in the document.
   ajv.addSchema(JSON.parse(JSON.stringify({ $id: "api", $defs: openapi.components.schemas }).replaceAll('"#/components/schemas/', '"api#/$defs/')));
-  examples = new Map();
-  for (const item of Object.values(openapi.paths as Json)) for (const op of Object.values(item as Json)) if (op["x-example-request"]) examples.set(op.operationId, op["x-example-request"]);
+  examples = readExampleRequests(dist);
 }, 120_000);
 
 afterAll(async () => {

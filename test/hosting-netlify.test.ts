@@ -3,7 +3,7 @@
  * route of the table has its rule, every rule points at a file the build writes, and what the
  * files cannot answer points at the route's 501 problem, not at a default page.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatCannotAnswer } from "../core/routes/problem.ts";

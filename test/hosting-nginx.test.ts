@@ -9,17 +9,15 @@
  * that ignores `page` or `limit` shows.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDist } from "../build/build.ts";
 import { renderNginxServer } from "../core/hosting/nginx.ts";
 import { formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../core/routes/problem.ts";
 import { ROUTES } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
-import { generateSample } from "../data/sample/generate.ts";
 import { startServer, type RunningServer } from "../server/listen.ts";
-import { makeTempDir } from "./helpers/fixture.ts";
+import { buildSampleDist, makeTempDir, readExampleRequests } from "./helpers/fixture.ts";
 import { findNginx, getFreePort, startNginx, type RunningNginx } from "./helpers/nginx.ts";
 
 const routes = ROUTES as readonly Route[];
@@ -59,10 +57,7 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
 
   beforeAll(async () => {
     dir = makeTempDir("nginx");
-    const db = join(dir, "sample.sqlite");
-    generateSample({ scale: 6000, seed: "1", out: db, asOf: "2026-11-15T18:00:00Z" });
-    const dist = join(dir, "dist");
-    buildDist({ db, out: dist, baseUrl: "https://api.example.org", progress: null });
+    const dist = buildSampleDist(dir, 6000);
     root = realpathSync(dist);
     const port = await getFreePort();
     mkdirSync(join(dir, "nginx"));
@@ -73,9 +68,7 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     mkdirSync(join(dir, "nginx-upstream"));
     const upstream = live.url.replace(/\/$/, "");
     proxied = await startNginx(nginx!, join(dir, "nginx-upstream"), renderNginxServer({ root, listen: `127.0.0.1:${proxiedPort}`, upstream }), proxiedPort);
-    const openapi = JSON.parse(readFileSync(join(root, "openapi.json"), "utf8")) as { paths: Record<string, Record<string, { operationId: string; "x-example-request"?: { url: string } }>> };
-    examples = new Map();
-    for (const item of Object.values(openapi.paths)) for (const op of Object.values(item)) if (op["x-example-request"]) examples.set(op.operationId, op["x-example-request"].url);
+    examples = new Map([...readExampleRequests(dist)].map(([id, request]) => [id, request.url]));
   }, 120_000);
 
   afterAll(async () => {

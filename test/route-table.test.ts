@@ -12,36 +12,22 @@ import { ROUTES, SUPPORT_FILES, HOST_CONFIG_FILES } from "../core/routes/table.t
 import { listTemplateParams } from "../core/routes/templates.ts";
 import type { Route } from "../core/routes/types.ts";
 import { createApp, HANDLERS } from "../server/app.ts";
-import { BASE_URL, makeTempDir } from "./helpers/fixture.ts";
-import { buildDist } from "../build/build.ts";
-import { generateSample } from "../data/sample/generate.ts";
+import { buildSampleDist, makeTempDir, readExampleRequests } from "./helpers/fixture.ts";
 import { MEDIA_TYPES } from "../core/routes/types.ts";
 
 const routes = ROUTES as readonly Route[];
 let dir: string;
 let dist: string;
 let files: string[];
-let openapi: { paths: Record<string, Record<string, { operationId: string; "x-example-request"?: { url: string; body?: unknown } }>> };
 
 // A sample with several pages of every list (60 companies, 3 000 usernames): the fixture has one.
 beforeAll(() => {
   dir = makeTempDir("route-table");
-  const db = join(dir, "sample.sqlite");
-  generateSample({ scale: 3000, seed: "1", out: db, asOf: "2026-11-15T18:00:00Z" });
-  dist = join(dir, "dist");
-  buildDist({ db, out: dist, baseUrl: BASE_URL, progress: null });
+  dist = buildSampleDist(dir, 3000);
   const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { files: { path: string }[] };
   files = [...manifest.files.map((f) => f.path), "manifest.json"];
-  openapi = JSON.parse(readFileSync(join(dist, "openapi.json"), "utf8"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The example request of each route, as the build's openapi.json records it. */
-function getExampleRequests(): Map<string, { url: string; body?: unknown }> {
-  const requests = new Map<string, { url: string; body?: unknown }>();
-  for (const item of Object.values(openapi.paths)) for (const op of Object.values(item)) if (op["x-example-request"]) requests.set(op.operationId, op["x-example-request"]);
-  return requests;
-}
 
 describe("the route table", () => {
   it("knows every file the build writes", () => {
@@ -88,7 +74,7 @@ describe("the server and the table", () => {
 
   it("answers every route's example with the route's own media type, not the unknown-path 404", async () => {
     const app = createApp({ dist, fingerprintRateLimit: 0 });
-    const examples = getExampleRequests();
+    const examples = readExampleRequests(dist);
     // Written after the examples are taken (the docs themselves, the manifest, the report): requested as they are.
     const noExample = ["getOpenApi", "getManifest", "getBuildReport", "getDocs"];
     expect(routes.filter((r) => !examples.has(r.id)).map((r) => r.id)).toEqual(noExample);

@@ -112,6 +112,23 @@ const feed = (id: string, suffix: "" | ".atom" | ".feed.json", fileSuffix: strin
   static: fileRule(category ? { category: CANONICAL.category } : undefined),
 });
 
+/** Company card and widget: by slug or name on the live server; a static host knows slugs only. */
+const COMPANY_LOOKUP_RULE: Route["static"] = {
+  kind: "file",
+  params: { slug: CANONICAL.slug },
+  notFound: { kind: "live" },
+  differs: "A static host finds companies by their exact slug only: any other value may be a name, so it gets 501 naming the live route (which answers the card or the 404).",
+};
+
+/** Chat status and badge: a canonical username is its file, an unknown one the live server's 404 body. */
+const CHAT_RULE: Route["static"] = {
+  kind: "file",
+  params: { username: CANONICAL.username },
+  stripAt: "username",
+  notFound: { kind: "json", status: 404, body: '{"found":false,"username":"{username}"}' },
+  differs: "A static host cannot lower-case a username nor check a malformed one: those get 501 naming the live route.",
+};
+
 const dumpDescription = "CC BY 4.0; see /dumps/LICENSE.txt for the credit line.";
 
 export const ROUTES = [
@@ -207,12 +224,7 @@ export const ROUTES = [
     responses: [ok("json", "The company card.", CompanyCardSchema), { status: 404, description: "No such company.", media: "json", schema: CompanyNotFoundSchema }],
     rateLimit: "optional",
     example: (k) => keyed(k.companySlug, "slug"),
-    static: {
-      kind: "file",
-      params: { slug: CANONICAL.slug },
-      notFound: { kind: "live" },
-      differs: "A static host finds companies by their exact slug only: any other value may be a name, so it gets 501 naming the live route (which answers the card or the 404).",
-    },
+    static: COMPANY_LOOKUP_RULE,
   },
   {
     id: "getWidget",
@@ -228,12 +240,7 @@ export const ROUTES = [
     responses: [ok("json", "The widget data.", WidgetSchema), { status: 404, description: "No such company; `page_url` is the company list.", media: "json", schema: WidgetNotFoundSchema }],
     rateLimit: "optional",
     example: (k) => keyed(k.companySlug, "slug"),
-    static: {
-      kind: "file",
-      params: { slug: CANONICAL.slug },
-      notFound: { kind: "live" },
-      differs: "A static host finds companies by their exact slug only: any other value may be a name, so it gets 501 naming the live route (which answers the card or the 404).",
-    },
+    static: COMPANY_LOOKUP_RULE,
   },
   {
     id: "matchFingerprint",
@@ -279,13 +286,7 @@ export const ROUTES = [
     ],
     rateLimit: "optional",
     example: (k) => keyed(k.chatUsername, "username"),
-    static: {
-      kind: "file",
-      params: { username: CANONICAL.username },
-      stripAt: "username",
-      notFound: { kind: "json", status: 404, body: '{"found":false,"username":"{username}"}' },
-      differs: "A static host cannot lower-case a username nor check a malformed one: those get 501 naming the live route.",
-    },
+    static: CHAT_RULE,
   },
   {
     id: "getChatBadge",
@@ -301,13 +302,7 @@ export const ROUTES = [
     responses: [ok("svg", "The badge."), { status: 404, description: "No such chat.", media: "json", schema: ChatNotFoundSchema }, invalid("the username is malformed")],
     rateLimit: "optional",
     example: (k) => keyed(k.chatUsername, "username"),
-    static: {
-      kind: "file",
-      params: { username: CANONICAL.username },
-      stripAt: "username",
-      notFound: { kind: "json", status: 404, body: '{"found":false,"username":"{username}"}' },
-      differs: "A static host cannot lower-case a username nor check a malformed one: those get 501 naming the live route.",
-    },
+    static: CHAT_RULE,
   },
   {
     id: "searchLive",

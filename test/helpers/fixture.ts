@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildDist, type BuildSummary } from "../../build/build.ts";
+import { generateSample } from "../../data/sample/generate.ts";
 
 export const BASE_URL = "https://api.example.org";
 const SCHEMA = readFileSync(new URL("../../data/schema.sql", import.meta.url), "utf8");
@@ -64,4 +65,26 @@ export function buildFixture(label: string, sql?: string): BuiltFixture {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A generated sample built into `dir/dist` (the link): large enough, at a few thousand usernames,
+ * that every list is longer than its default limit and spans several pages (the fixture has one).
+ */
+export function buildSampleDist(dir: string, scale: number): string {
+  const db = join(dir, "sample.sqlite");
+  generateSample({ scale, seed: "1", out: db, asOf: "2026-11-15T18:00:00Z" });
+  const dist = join(dir, "dist");
+  buildDist({ db, out: dist, baseUrl: BASE_URL, progress: null });
+  return dist;
+}
+
+/** Each route's example request, as a build's openapi.json records it (`x-example-request`), by route id. */
+export function readExampleRequests(dist: string): Map<string, { url: string; body?: unknown }> {
+  const openapi = JSON.parse(readFileSync(join(dist, "openapi.json"), "utf8")) as {
+    paths: Record<string, Record<string, { operationId: string; "x-example-request"?: { url: string; body?: unknown } }>>;
+  };
+  const requests = new Map<string, { url: string; body?: unknown }>();
+  for (const item of Object.values(openapi.paths)) for (const op of Object.values(item)) if (op["x-example-request"]) requests.set(op.operationId, op["x-example-request"]);
+  return requests;
 }
