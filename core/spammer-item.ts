@@ -3,6 +3,7 @@
  * the server answers `/api/spammers?username=` from a check file with it, so the two agree.
  */
 import type { Category } from "./categories.ts";
+import type { SpammerItem } from "./routes/schemas.ts";
 
 export interface CheckResultFound {
   found: true;
@@ -13,15 +14,8 @@ export interface CheckResultFound {
   url: string;
 }
 
-export interface SpammerItem {
-  username: string;
-  reports_count: number;
-  last_seen: string;
-  category: Category | null;
-  primary_category: Category | null;
-  categories: Category[];
-  url: string;
-}
+/** The list item's shape is the route table's schema (core/routes/schemas.ts), so the document says what this returns. */
+export type { SpammerItem };
 
 export function getSpammerItem(check: CheckResultFound): SpammerItem {
   const primary = check.categories[0] ?? null;

@@ -10,10 +10,11 @@ import { toJson, type EmitContext } from "../context.ts";
 import type { Company, Spammer } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 import { createFileFiller } from "../../core/routes/match.ts";
+import type { CheckFound } from "../../core/routes/schemas.ts";
 
 const checkFile = createFileFiller("checkUsername");
 
-export function renderCheckResult(spammer: Spammer, urls: Urls) {
+export function renderCheckResult(spammer: Spammer, urls: Urls): CheckFound {
   return {
     found: true as const,
     username: spammer.username,

@@ -5,6 +5,7 @@
 import { getCategoryLabel, rankCategories } from "../../core/categories.ts";
 import { formatDate } from "../../core/time.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
+import type { CompanyCard, Widget } from "../../core/routes/schemas.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model.ts";
@@ -17,10 +18,10 @@ export function getCompanyWeeks(company: Company): { current: number; previous: 
   return { current: days.reduce((a, b) => a + b, 0), previous, days };
 }
 
-export function renderCompanyCard(company: Company, urls: Urls) {
+export function renderCompanyCard(company: Company, urls: Urls): CompanyCard {
   const { current, previous } = getCompanyWeeks(company);
   return {
-    found: true,
+    found: true as const,
     name: company.name,
     slug: company.slug,
     category: company.category,
@@ -41,11 +42,11 @@ export function renderCompanyCard(company: Company, urls: Urls) {
  * Widget data. `top_category` is the category its complaints name most (ties: enum order),
  * falling back to the company's own category when no complaint names one.
  */
-export function renderWidget(company: Company, urls: Urls) {
+export function renderWidget(company: Company, urls: Urls): Widget {
   const { current, previous, days } = getCompanyWeeks(company);
   const weekTrend = getWeekTrend(current, previous);
   return {
-    found: true,
+    found: true as const,
     name: company.name,
     slug: company.slug,
     reports_count: company.reportsCount,
