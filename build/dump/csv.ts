@@ -25,7 +25,7 @@ export type Cell = string | number | null;
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /**
- * The papaparse configuration whose output formatCsvRecords reproduces; test/dump.test.ts holds
+ * The papaparse configuration whose output formatCsvRecords reproduces; test/build/dump.test.ts holds
  * the two byte-equal on hostile cells.
  */
 export const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };

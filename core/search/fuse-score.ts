@@ -4,7 +4,7 @@
  * norm and computeScoreSingle's weighted product. Why a port: fuse.js allocates holey arrays per
  * error level and per text, which costs 15–100 µs per (query, text) pair; with that, scoring even
  * a hundred candidates per query would blow the latency budget. The port computes the same
- * floating-point numbers in the same order (test/search-global.test.ts checks it against fuse.js
+ * floating-point numbers in the same order (test/core/search-global.test.ts checks it against fuse.js
  * itself on random documents), so "the candidate's fuse.js score" stays literally true.
  *
  * Only the options this project uses are ported: location 0 (expected at the text start),

@@ -11,14 +11,15 @@ import { generateSample } from "../../data/sample/generate.ts";
 
 export const BASE_URL = "https://api.example.org";
 const SCHEMA = readFileSync(new URL("../../data/schema.sql", import.meta.url), "utf8");
-const FIXTURE = readFileSync(new URL("../fixtures/snapshot.sql", import.meta.url), "utf8");
+/** The fixture snapshot's rows (test/fixtures/snapshot.sql): every test that varies it starts from this. */
+export const FIXTURE_SQL = readFileSync(new URL("../fixtures/snapshot.sql", import.meta.url), "utf8");
 
 export function makeTempDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `spamcheck-${label}-`));
 }
 
 /** Writes a snapshot from the schema plus `sql` (the fixture by default) and returns its path. */
-export function createSnapshot(dir: string, sql = FIXTURE, name = "snapshot.sqlite"): string {
+export function createSnapshot(dir: string, sql = FIXTURE_SQL, name = "snapshot.sqlite"): string {
   const path = join(dir, name);
   rmSync(path, { force: true });
   const db = new Database(path);

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { BuiltFixture } from "./fixture.ts";
 
-export const FIXTURE_SQL = readFileSync(new URL("../fixtures/snapshot.sql", import.meta.url), "utf8");
+export { FIXTURE_SQL } from "./fixture.ts";
 
 /**
  * Look-alikes enough to fill every cap: companies "Capstone 1".."Capstone 9" with i complaints

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BuildError } from "../../build/errors.ts";
+import { createDiskWriter, MemoryWriter } from "../../build/writer.ts";
+import { makeTempDir } from "../helpers/fixture.ts";
+
+const dir = makeTempDir("writer");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the writer", () => {
+  it("writes through its worker thread the same bytes and manifest as in memory", () => {
+    const root = join(dir, "ok");
+    const disk = createDiskWriter(root);
+    const memory = new MemoryWriter();
+    // Text of every UTF-8 length (a lone surrogate becomes U+FFFD, as Buffer.from makes it), bytes, and empty files.
+    const texts = ["é<&>", "😀 عربى", "\ud800x", ""];
+    for (let i = 0; i < 1000; i++) {
+      const text = `${i}:${texts[i % texts.length]!.repeat(i % 7)}`;
+      const data = i % 5 === 0 ? Buffer.from(text) : i % 11 === 0 ? "" : text;
+      const file = { path: `api/check/u${i}.json`, data };
+      disk.write(file);
+      memory.write(file);
+    }
+    disk.finish({ as_of: "x" });
+    memory.finish({ as_of: "x" });
+    expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
+    expect(readFileSync(join(root, "api/check/u997.json"), "utf8")).toBe(`997:${"😀 عربى".repeat(3)}`);
+    expect(readFileSync(join(root, "api/check/u2.json"), "utf8")).toBe("2:\ufffdx\ufffdx");
+    expect(statSync(join(root, "api/check/u11.json")).size).toBe(0);
+    expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("writes large files on the calling thread and lists them in the manifest in build order", () => {
+    const root = join(dir, "large");
+    const disk = createDiskWriter(root);
+    const memory = new MemoryWriter();
+    const big = Buffer.alloc(3 << 20, "é,\r\n");
+    const bigText = "x".repeat(1 << 20);
+    // Handed over as chunks made while it is written (however small), twice.
+    const pieces = [Buffer.from("first,"), Buffer.alloc(0), Buffer.alloc(70_000, "ü")];
+    const chunked = { byteLength: 70_006, chunks: () => pieces.map((p) => Buffer.from(p)) };
+    const files = [
+      { path: "a/small-before.json", data: "1" },
+      { path: "dumps/big.csv", data: big },
+      { path: "a/small-between.json", data: "2" },
+      { path: "search/big.json", data: bigText },
+      { path: "dumps/chunked.csv", data: chunked },
+      { path: "a/small-after.json", data: "3" },
+      { path: "dumps/big-latest.csv", data: big },
+      { path: "dumps/chunked-latest.csv", data: chunked },
+    ];
+    for (const file of files) {
+      disk.write(file);
+      memory.write(file);
+    }
+    disk.finish({});
+    memory.finish({});
+    expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
+    const listed = (JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as { files: { path: string; size: number }[] }).files;
+    expect(listed.map((f) => f.path)).toEqual(files.map((f) => f.path));
+    expect(readFileSync(join(root, "dumps/big.csv")).equals(big)).toBe(true);
+    expect(readFileSync(join(root, "search/big.json"), "utf8")).toBe(bigText);
+    // The same buffer twice is one file with two names.
+    expect(statSync(join(root, "dumps/big-latest.csv")).ino).toBe(statSync(join(root, "dumps/big.csv")).ino);
+    expect(readFileSync(join(root, "dumps/big-latest.csv")).equals(big)).toBe(true);
+    expect(readFileSync(join(root, "dumps/chunked.csv")).equals(Buffer.concat(pieces))).toBe(true);
+    expect(statSync(join(root, "dumps/chunked-latest.csv")).ino).toBe(statSync(join(root, "dumps/chunked.csv")).ino);
+    expect(disk.fileCount).toBe(8);
+    expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("refuses chunks that do not add up to the size they announced", () => {
+    const disk = createDiskWriter(join(dir, "short"));
+    const short = { byteLength: 10, chunks: () => [Buffer.from("12345")] };
+    expect(() => disk.write({ path: "dumps/short.csv", data: short })).toThrow(/writing dumps\/short.csv: 5 bytes written, 10 announced/);
+    disk.abort();
+    expect(() => new MemoryWriter().write({ path: "dumps/short.csv", data: short })).toThrow(/5 bytes written, 10 announced/);
+  });
+
+  it("turns a failed write in the worker into a BuildError naming the file", () => {
+    const root = join(dir, "fail");
+    const disk = createDiskWriter(root);
+    disk.write({ path: "a", data: "file" });
+    // `a` is a file, so `a/b` cannot be created under it.
+    disk.write({ path: "a/b", data: "x" });
+    expect(() => disk.finish({})).toThrow(BuildError);
+    expect(() => disk.finish({})).toThrow(/writing a\/b/);
+  });
+
+  it.each(["../escape", "/abs", "a/../b", "a//b", ".hidden", "manifest.json", "spa ce"])("refuses the unsafe path %j", (path) => {
+    const memory = new MemoryWriter();
+    expect(() => memory.write({ path, data: "x" })).toThrow(/unsafe path/);
+    expect(existsSync(join(dir, "escape"))).toBe(false);
+  });
+});

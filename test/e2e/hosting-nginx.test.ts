@@ -1,0 +1,169 @@
+/**
+ * The generated nginx block on real nginx, compared with the live server on the same build:
+ * every route of the table, and every query and path parameter of each (defaults, valid
+ * values, invalid, repeated, unknown, percent-encoded, other spellings). A difference fails
+ * unless nginx answers the 501 "cannot answer" problem of a route whose table entry says a
+ * static host answers it differently — never the default page with 200.
+ *
+ * The sample has several pages of every list (120 companies, 6 000 usernames), so a mapping
+ * that ignores `page` or `limit` shows.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderNginxServer } from "../../core/hosting/nginx.ts";
+import { formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../../core/routes/problem.ts";
+import { ROUTES } from "../../core/routes/table.ts";
+import type { Route } from "../../core/routes/types.ts";
+import { startServer, type RunningServer } from "../../server/listen.ts";
+import { buildSampleDist, makeTempDir, readExampleRequests } from "../helpers/fixture.ts";
+import { findNginx, getFreePort, startNginx, type RunningNginx } from "../helpers/nginx.ts";
+
+const routes = ROUTES as readonly Route[];
+const COMPARED_HEADERS = ["content-type", "cache-control", "access-control-allow-origin", "x-content-type-options", "content-security-policy"];
+const nginx = findNginx();
+if (!nginx && process.env.CI === "true") throw new Error("nginx is not installed: .ci/run installs nginx-light; this test must not be skipped under CI");
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | null>;
+  body: Buffer;
+}
+
+async function get(base: string, path: string): Promise<Answer> {
+  const res = await fetch(base + path, { redirect: "manual" });
+  const headers = Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers.get(h)]));
+  return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Status, the compared headers, and the body (JSON compared parsed). */
+function isSame(a: Answer, b: Answer): boolean {
+  if (a.status !== b.status || !COMPARED_HEADERS.every((h) => a.headers[h] === b.headers[h])) return false;
+  if (b.headers["content-type"]?.includes("json") && a.body.length > 0 && b.body.length > 0) {
+    return JSON.stringify(JSON.parse(a.body.toString())) === JSON.stringify(JSON.parse(b.body.toString()));
+  }
+  return a.body.equals(b.body);
+}
+
+describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
+  let dir: string;
+  let root: string;
+  let live: RunningServer;
+  let host: RunningNginx;
+  /** The same block with the live server as upstream: what the files cannot answer goes there. */
+  let proxied: RunningNginx;
+  let examples: Map<string, string>;
+
+  beforeAll(async () => {
+    dir = makeTempDir("nginx");
+    const dist = buildSampleDist(dir, 6000);
+    root = realpathSync(dist);
+    const port = await getFreePort();
+    mkdirSync(join(dir, "nginx"));
+    // The dist link, as the README tells operators: nginx follows it to the build per request.
+    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: dist, listen: `127.0.0.1:${port}` }), port);
+    live = await startServer({ dist, port: 0, host: "127.0.0.1" });
+    const proxiedPort = await getFreePort();
+    mkdirSync(join(dir, "nginx-upstream"));
+    const upstream = live.url.replace(/\/$/, "");
+    proxied = await startNginx(nginx!, join(dir, "nginx-upstream"), renderNginxServer({ root, listen: `127.0.0.1:${proxiedPort}`, upstream }), proxiedPort);
+    examples = new Map([...readExampleRequests(dist)].map(([id, request]) => [id, request.url]));
+  }, 120_000);
+
+  afterAll(async () => {
+    host?.stop();
+    proxied?.stop();
+    await live?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The requests tried for a route: its example and every variant of its parameters. */
+  function variants(route: Route): string[] {
+    const example = examples.get(route.id) ?? route.path;
+    const [path, query = ""] = example.split("?");
+    const out = new Set([example]);
+    const segments = path!.split("/");
+    const templateSegments = route.path.split("/");
+    templateSegments.forEach((segment, i) => {
+      if (!segment.includes("{")) return;
+      const value = segments[i]!;
+      const swap = (v: string) => [...segments.slice(0, i), v, ...segments.slice(i + 1)].join("/");
+      const affix = segment.replace(/\{[a-z_]+\}/, "\u0000").split("\u0000") as [string, string];
+      const bare = value.slice(affix[0].length, value.length - affix[1].length);
+      for (const other of [`zz_no_such_${i}`, `@${bare}`, bare.toUpperCase(), "bad%20name!", `${bare}.json`, "%E0%A4%A"]) out.add(swap(`${affix[0]}${other}${affix[1]}`) + (query ? `?${query}` : ""));
+    });
+    const values: Record<string, string[]> = { limit: ["50", "10", "200", "0", "abc"], page: ["1", "2", "3", "99", "0", "-1", "01", "abc"], category: ["crypto", "other", "nope", "CRYPTO"], slug: ["x"], username: ["admin", "@Admin"], q: ["alpha", "a", ""] };
+    for (const param of route.params.filter((p) => p.in === "query")) {
+      for (const value of values[param.name] ?? ["x"]) out.add(`${path}?${param.name}=${encodeURIComponent(value)}`);
+      out.add(`${path}?${param.name}=2&${param.name}=3`);
+      out.add(`${path}?${param.name}`);
+      out.add(`${path}?${param.name.toUpperCase()}=2`);
+      out.add(`${path}?${param.name.slice(0, -1)}%${param.name.charCodeAt(param.name.length - 1).toString(16)}=2`);
+    }
+    out.add(`${path}?unknown=1`);
+    if (route.params.some((p) => p.name === "page")) out.add(`${path}?page=2&unknown=1&limit=50`);
+    return [...out];
+  }
+
+  it.each(routes.map((r) => [r.id, r] as const))("%s: answers every variant like the live server, or says it cannot", async (_, route) => {
+    const differences: string[] = [];
+    for (const url of variants(route)) {
+      const [fromHost, fromLive] = await Promise.all([get(host.url, url), get(live.url.replace(/\/$/, ""), url)]);
+      if (isSame(fromHost, fromLive)) continue;
+      const declared = route.static.kind !== "file" || route.static.differs !== undefined;
+      const cannot = fromHost.status === 501 && fromHost.body.toString() === formatCannotAnswer(route) && fromHost.headers["content-type"] === "application/problem+json; charset=utf-8";
+      if (declared && cannot) continue;
+      differences.push(`${url}: nginx ${fromHost.status} ${fromHost.headers["content-type"]} ${fromHost.body.toString().slice(0, 80)} | live ${fromLive.status} ${fromLive.headers["content-type"]} ${fromLive.body.toString().slice(0, 80)}`);
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it.each(routes.map((r) => [r.id, r] as const))("%s: with --upstream, answers every variant exactly like the live server", async (_, route) => {
+    const differences: string[] = [];
+    for (const url of variants(route)) {
+      const [fromHost, fromLive] = await Promise.all([get(proxied.url, url), get(live.url.replace(/\/$/, ""), url)]);
+      if (!isSame(fromHost, fromLive)) differences.push(`${url}: nginx ${fromHost.status} ${fromHost.body.toString().slice(0, 80)} | live ${fromLive.status} ${fromLive.body.toString().slice(0, 80)}`);
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it("answers unknown paths with the problem+json 404 and unknown embeds with the HTML 404 page, like the live server", async () => {
+    for (const url of ["/no/such/thing", "/api/nothing", "/embed/badge/zz_none", "/embed/sideways/x", "/_headers"]) {
+      const [fromHost, fromLive] = await Promise.all([get(host.url, url), get(live.url.replace(/\/$/, ""), url)]);
+      expect([fromHost.status, fromHost.headers], url).toEqual([fromLive.status, fromLive.headers]);
+      expect(fromHost.body.equals(fromLive.body), url).toBe(true);
+    }
+    expect((await get(host.url, "/no/such/thing")).body.toString()).toBe(formatProblem(404, NOT_FOUND_DETAIL));
+  });
+
+  it("maps ?page=N to that page, not to page 1", async () => {
+    const page3 = await get(host.url, "/api/companies?page=3");
+    expect(page3.status).toBe(200);
+    expect(JSON.parse(page3.body.toString()).page).toBe(3);
+    expect(page3.body.equals((await get(live.url.replace(/\/$/, ""), "/api/companies?page=3")).body)).toBe(true);
+  });
+});
+
+describe("npm run hosting", () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/hosting.ts", ...args], { encoding: "utf8", cwd: join(import.meta.dirname, "../..") });
+
+  it.each([
+    [["apache", "--root", ".", "--listen", "80"], "unknown target"],
+    [["nginx", "--root", import.meta.dirname, "--listen", "80"], "is not a build"],
+    [["nginx", "--listen", "80"], "--root is required"],
+    [["nginx", "--root", ".", "--listen", "80", "--bogus"], "Unknown option"],
+  ])("refuses %j with one line and exit 2", (args, message) => {
+    const result = run(...args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("answers --help without side effects", () => {
+    const result = run("--help");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("npm run hosting -- nginx --root DIR --listen ADDR");
+  });
+});
