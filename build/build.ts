@@ -13,7 +13,7 @@ import { BuildError } from "./errors.ts";
 import { Model } from "./model.ts";
 import { createProgress } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
-import { openSnapshot } from "./snapshot.ts";
+import { openSnapshot } from "./snapshot/open.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer.ts";
 
 export interface BuildOptions {

@@ -8,7 +8,7 @@
  */
 import { isValidUsername, normalizeUsername } from "../core/username.ts";
 import type { Rejections } from "./rejections.ts";
-import type { ContentRows } from "./snapshot-content.ts";
+import type { ContentRows } from "./snapshot/content.ts";
 
 const PATH_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

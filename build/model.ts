@@ -9,12 +9,13 @@ import { getDayNumber } from "../core/time.ts";
 import { getUsernameRejection } from "../core/username.ts";
 import { compareCodePoints, compareNames } from "../core/order.ts";
 import { MAX_SAMPLES, Rejections } from "./rejections.ts";
-import {
-  readUsernameGroups, readAliases, readCompanies, readInstant, readMeta, readNewestReport, readPeople, readFingerprintProfiles,
-  startSideAggregates, countReports, tallyCategories, type FingerprintProfileRow, type SideAggregates, type Snapshot, type UsernameGroupRow,
-} from "./snapshot.ts";
+import { readAliases, readCompanies, readFingerprintProfiles, readMeta, readPeople, type FingerprintProfileRow } from "./snapshot/catalog.ts";
+import type { Snapshot } from "./snapshot/open.ts";
+import { countReports, readInstant, readNewestReport, tallyCategories } from "./snapshot/report-sql.ts";
+import { startSideAggregates, type SideAggregates } from "./snapshot/side-aggregates.ts";
+import { readUsernameGroups, type UsernameGroupRow } from "./snapshot/username-groups.ts";
 import { BuildError } from "./errors.ts";
-import { readContent, type ContentRows } from "./snapshot-content.ts";
+import { readContent, type ContentRows } from "./snapshot/content.ts";
 import { isPathSlug, selectContentPages, type ContentPages } from "./content-pages.ts";
 
 /** Size of the spammer top lists (overall and per category): the API's maximum `limit`. */

@@ -15,7 +15,7 @@ import { formatDate, formatInstant } from "../../core/time.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Model } from "../model.ts";
-import type { ChatRow } from "../snapshot-content.ts";
+import type { ChatRow } from "../snapshot/content.ts";
 import type { OutputFile } from "../writer.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 

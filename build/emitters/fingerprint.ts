@@ -20,7 +20,7 @@ import {
 } from "../../core/fingerprint/index.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { RejectionReason } from "../rejections.ts";
-import type { FingerprintProfileRow } from "../snapshot.ts";
+import type { FingerprintProfileRow } from "../snapshot/catalog.ts";
 import type { OutputFile } from "../writer.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { FINGERPRINT_INDEX_FILE } from "../../core/routes/table.ts";

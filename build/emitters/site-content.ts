@@ -11,7 +11,7 @@ import type { EmitContext } from "../context.ts";
 import { renderInitialsAvatar } from "../html/avatar.ts";
 import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
 import type { Model, Person } from "../model.ts";
-import type { VideoChannelRow, VideoRow } from "../snapshot-content.ts";
+import type { VideoChannelRow, VideoRow } from "../snapshot/content.ts";
 import type { OutputFile } from "../writer.ts";
 import { getChatStatuses } from "./chats.ts";
 import { getRouteFile } from "../../core/routes/match.ts";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist, buildInMemory } from "../../build/build.ts";
 import { EMITTERS } from "../../build/emitters/index.ts";
 import { BuildError } from "../../build/errors.ts";
-import { tallyCategories } from "../../build/snapshot.ts";
+import { tallyCategories } from "../../build/snapshot/report-sql.ts";
 import { CATEGORIES } from "../../core/categories.ts";
 import { FIXTURE_SQL, BASE_URL, buildFixture, createSnapshot, makeTempDir, withSnapshot, type BuiltFixture } from "../helpers/fixture.ts";
 import { expectedUsernameRejections } from "../helpers/expected.ts";

@@ -12,7 +12,7 @@ import { createSpammerRecordFormatter, toSpammerCells } from "../../build/dump/c
 import { formatCsvRecords } from "../../build/dump/csv.ts";
 import { createCheckSerializer, renderCheckResult } from "../../build/emitters/check.ts";
 import { Model, type Company, type Spammer } from "../../build/model.ts";
-import { openSnapshot } from "../../build/snapshot.ts";
+import { openSnapshot } from "../../build/snapshot/open.ts";
 import { createUrls } from "../../core/urls.ts";
 import { BASE_URL, createSnapshot, makeTempDir } from "../helpers/fixture.ts";
 

@@ -3,7 +3,7 @@ import { CATEGORIES, getCategoryLabel, rankCategories } from "../../core/categor
 import { compareNames } from "../../core/order.ts";
 import { compareSpammers, TopList } from "../../core/ranking.ts";
 import Database from "better-sqlite3";
-import { readInstant } from "../../build/snapshot.ts";
+import { readInstant } from "../../build/snapshot/report-sql.ts";
 import { formatDate, formatInstant } from "../../core/time.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
 import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";

@@ -2,9 +2,9 @@
  * The snapshot's small tables beside reports: content (glossary, videos and their channels, chat
  * channels, blog posts), chats with their protection statistics, and detection rules. Each has
  * at most a few thousand rows even at the largest scale, so they are read whole, in id order.
- * Like build/snapshot.ts, this is SQL only: validation (slugs, dates) belongs to the model.
+ * Like the rest of build/snapshot/, this is SQL only: validation (slugs, dates) belongs to the model.
  */
-import type { Snapshot } from "./snapshot.ts";
+import type { Snapshot } from "./open.ts";
 
 export interface GlossaryRow {
   id: number;
