@@ -10,10 +10,11 @@ import { EMITTERS, type Emitter } from "./emitters/index.ts";
 import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
 import { BuildError } from "./errors.ts";
-import { Model } from "./model.ts";
+import { readModel } from "./model/read-model.ts";
 import { createProgress } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
 import { openSnapshot } from "./snapshot/open.ts";
+import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer.ts";
 
 export interface BuildOptions {
@@ -33,11 +34,11 @@ export interface BuildSummary {
   rejected: number;
   files: number;
   bytes: number;
-  /** Seconds per emitter; the check emitter's includes the pass over reports. */
+  /** Seconds per step: `model` (reading the snapshot, the pass over reports included), then each emitter. */
   timings: Record<string, number>;
   /** Resident set size in MiB when each emitter finished (where a build's memory goes). */
   rssAfter: Record<string, number>;
-  /** Check files, and the seconds the check emitter ran (the report pass, JSON, handing files to the writer). */
+  /** Check files, and the seconds the check emitter ran (JSON, handing files to the writer). */
   checkPhase: { files: number; seconds: number };
   /** Every file, and the seconds the writer thread spent hashing and writing them. */
   writes: { files: number; seconds: number };
@@ -75,31 +76,35 @@ export function buildInMemory(options: Omit<BuildOptions, "out">): Map<string, B
 function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId"> {
   const db = openSnapshot(options.db);
   try {
-    const model = new Model(db);
-    const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector() };
-    const progress = createProgress(options.progress ?? null, model.reportCount);
+    const progress = createProgress(options.progress ?? null, countReports(db));
     const timings: Record<string, number> = {};
     const rssAfter: Record<string, number> = {};
-    const checkPhase = { files: 0, seconds: 0 };
+    const lap = (name: string, started: number) => {
+      timings[name] = (performance.now() - started) / 1000;
+      rssAfter[name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
+    };
+    // 1. The model: every aggregate and every rejection, before any file is made.
+    progress.phase("model");
+    let started = performance.now();
+    const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
+    lap("model", started);
+    // 2. The emitters, each a function of the model, through the one writer.
+    const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model) };
     const emitters = options.emitters ?? EMITTERS;
-    for (const emitter of emitters) emitter.prepare?.(ctx);
+    const checkPhase = { files: 0, seconds: 0 };
     for (const emitter of emitters) {
       progress.phase(emitter.name);
-      const started = performance.now();
-      const iterator = emitter.emit(ctx, (reports) => progress.update(reports, writer.fileCount))[Symbol.iterator]();
+      started = performance.now();
       const before = writer.fileCount;
-      for (;;) {
-        const next = iterator.next();
-        if (next.done) break;
-        ctx.examples.offer(next.value);
-        writer.write(next.value);
+      for (const file of emitter.emit(ctx)) {
+        ctx.examples.offer(file);
+        writer.write(file);
+        if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
       }
-      // The report pass is done: the docs' examples can be chosen from the model now.
-      if (emitter.name === "check") ctx.examples.plan(model);
-      timings[emitter.name] = (performance.now() - started) / 1000;
-      rssAfter[emitter.name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
-      if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name] });
+      lap(emitter.name, started);
+      if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
     }
+    // 3. The manifest: every file with its hash.
     writer.finish({
       as_of: formatInstant(model.asOfMs),
       base_url: ctx.urls.base,

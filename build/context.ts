@@ -1,8 +1,12 @@
 import type { Urls } from "../core/urls.ts";
 import type { ExampleCollector } from "./examples.ts";
-import type { Model } from "./model.ts";
+import type { Model } from "./model/types.ts";
 
-/** What every emitter gets: the model, the URL builder for the deployment's base URL, and the build's real examples (for the docs). */
+/**
+ * What every emitter gets: the finished model, the URL builder for the deployment's base URL,
+ * and the build's real examples (kept from the files earlier emitters wrote; only the docs
+ * emitter reads them).
+ */
 export interface EmitContext {
   model: Model;
   urls: Urls;

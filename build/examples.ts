@@ -3,8 +3,7 @@
  * (the table's `example`, filled with keys of this build) is answered the way the live server
  * answers it: a file route by the very bytes written for it (kept as they pass to the writer; a
  * Set lookup per file), a computed route by the same core code the server runs, over the
- * indexes this build wrote. The example username is the first one the check emitter writes;
- * every other key comes from the model once the report pass is done (`plan`).
+ * indexes this build wrote. The keys (which username, which company) come from the model.
  */
 import { createMatcher } from "../core/fingerprint/matcher.ts";
 import type { FingerprintIndex } from "../core/fingerprint/fingerprint-index.ts";
@@ -18,7 +17,7 @@ import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES, getRoute, type Rout
 import { fillTemplate } from "../core/routes/templates.ts";
 import { MEDIA_TYPES, type ExampleKeys, type ExampleRequest, type Route } from "../core/routes/types.ts";
 import type { Urls } from "../core/urls.ts";
-import type { Model } from "./model.ts";
+import type { Model } from "./model/types.ts";
 import type { OutputFile } from "./writer.ts";
 
 /** Text examples (HTML, SVG, CSV, feeds) are shown cut to this many characters. */
@@ -28,40 +27,18 @@ const LONG_ARRAY = 10;
 const SHOWN_ITEMS = 3;
 
 export class ExampleCollector {
-  private readonly checkPrefix: string;
-  private readonly checkSuffix: string;
-  private username: string | null = null;
-  private wanted: Map<string, string> | null = null;
+  private readonly keys: ExampleKeys;
+  /** The files the examples show (and the indexes computed routes are answered from), by path. */
+  private readonly wanted: Set<string>;
   private readonly kept = new Map<string, string | Uint8Array>();
   private readonly sizes = new Map<string, number>();
-  private keys: ExampleKeys | null = null;
 
-  constructor() {
-    const file = getRoute("checkUsername").file!;
-    [this.checkPrefix, this.checkSuffix] = file.split("{identifier}") as [string, string];
-  }
-
-  /** Called with every file on its way to the writer. */
-  offer({ path, data }: OutputFile): void {
-    if (this.wanted === null) {
-      if (this.username === null && path.startsWith(this.checkPrefix) && path.endsWith(this.checkSuffix) && typeof data === "string") {
-        this.username = path.slice(this.checkPrefix.length, path.length - this.checkSuffix.length);
-        this.kept.set(path, data);
-      }
-      return;
-    }
-    if (!this.wanted.has(path)) return;
-    this.sizes.set(path, typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
-    // A large file made while it is written (the dumps): its first chunk is all an example shows.
-    this.kept.set(path, typeof data === "string" || data instanceof Uint8Array ? data : (data.chunks()[Symbol.iterator]().next().value ?? new Uint8Array(0)));
-  }
-
-  /** After the report pass: the keys of this build, and so the files to keep from here on. */
-  plan(model: Model): void {
+  /** The keys of this build (the first username, the best-ranked company, …) and so the files to keep. */
+  constructor(model: Model) {
     const company = model.ranked[0] ?? null;
-    const content = model.contentPages;
+    const content = model.content;
     this.keys = {
-      username: this.username,
+      username: model.spammers.size > 0 ? model.spammers.username(0) : null,
       companySlug: company?.slug ?? null,
       companyName: company?.name ?? null,
       chatUsername: content.chats[0]?.username ?? null,
@@ -75,18 +52,25 @@ export class ExampleCollector {
       dumpWeek: formatIsoWeek(getIsoWeek(model.asOfMs)),
       signals: null,
     };
-    this.wanted = new Map([SEARCH_INDEX_FILES.global, SEARCH_INDEX_FILES.liveHeader, SEARCH_INDEX_FILES.liveBinary, FINGERPRINT_INDEX_FILE].map((f) => [f, f]));
+    this.wanted = new Set([SEARCH_INDEX_FILES.global, SEARCH_INDEX_FILES.liveHeader, SEARCH_INDEX_FILES.liveBinary, FINGERPRINT_INDEX_FILE]);
     for (const route of ROUTES as readonly Route[]) {
       const request = route.example(this.keys);
       const file = request && getExampleFile(route, request);
-      if (file) this.wanted.set(file, route.id);
+      if (file) this.wanted.add(file);
     }
+  }
+
+  /** Called with every file on its way to the writer. */
+  offer({ path, data }: OutputFile): void {
+    if (!this.wanted.has(path)) return;
+    this.sizes.set(path, typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
+    // A large file made while it is written (the dumps): its first chunk is all an example shows.
+    this.kept.set(path, typeof data === "string" || data instanceof Uint8Array ? data : (data.chunks()[Symbol.iterator]().next().value ?? new Uint8Array(0)));
   }
 
   /** Every route's real example (routes whose example this build cannot give are left out). */
   answer(urls: Urls, asOfMs: number): Map<string, RouteExample> {
     const keys = this.keys;
-    if (keys === null) throw new Error("examples were not planned: the check emitter did not run");
     const fingerprint = this.json<FingerprintIndex>(FINGERPRINT_INDEX_FILE);
     keys.signals = fingerprint && getProfileSignals(fingerprint);
     const examples = new Map<string, RouteExample>();

@@ -54,8 +54,13 @@ export function getCategoryLabel(category: Category): string {
  * keep enum order. Zero counts are left out.
  */
 export function rankCategories(counts: ArrayLike<number>): Category[] {
-  const ranked: Category[] = [];
-  for (let i = 0; i < CATEGORIES.length; i++) if ((counts[i] ?? 0) > 0) ranked.push(CATEGORIES[i]!);
+  return rankCategoryIndexes(counts).map((i) => CATEGORIES[i]!);
+}
+
+/** rankCategories as positions in CATEGORIES (how the build stores them per username). */
+export function rankCategoryIndexes(counts: ArrayLike<number>): number[] {
+  const ranked: number[] = [];
+  for (let i = 0; i < CATEGORIES.length; i++) if ((counts[i] ?? 0) > 0) ranked.push(i);
   // Array.prototype.sort is stable, so ties stay in enum order.
-  return ranked.sort((a, b) => (counts[INDEX.get(b)!] ?? 0) - (counts[INDEX.get(a)!] ?? 0));
+  return ranked.sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0));
 }

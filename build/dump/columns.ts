@@ -10,7 +10,7 @@ import type { Urls } from "../../core/urls.ts";
 import { formatInstant } from "../../core/time.ts";
 import { getWeekTrend } from "../../core/trend.ts";
 import { renderCompanyCard } from "../emitters/company.ts";
-import type { Company, Spammer } from "../model.ts";
+import type { Company, Spammer } from "../model/types.ts";
 import { formatCsvRecords, type Cell } from "./csv.ts";
 
 export interface Column<T> {

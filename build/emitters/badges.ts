@@ -9,7 +9,7 @@ import { renderCompanyBadge } from "../../core/svg/badge.ts";
 import { renderCompanyCard, type CardInput } from "../../core/svg/card.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
 import type { EmitContext } from "../context.ts";
-import type { Company } from "../model.ts";
+import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { getCompanyWeeks } from "./company.ts";
 import { getRouteFile } from "../../core/routes/match.ts";

@@ -1,13 +1,12 @@
 /**
  * api/check/{username}.json — one file per valid reported username (the reference's "Check
- * result (username found)"). This emitter drives the build's single pass over reports, so it
- * runs first; every later emitter reads the aggregates that pass filled in.
+ * result (username found)"), from the model's spammer table.
  */
 import { formatInstant } from "../../core/time.ts";
 import { getWeekTrend } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { Company, Spammer } from "../model.ts";
+import type { Company, Spammer } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { createFileFiller } from "../../core/routes/match.ts";
 import type { CheckFound } from "../../core/routes/schemas.ts";
@@ -62,9 +61,9 @@ export function createCheckSerializer(urls: Urls): (spammer: Spammer) => string 
 
 const SAFE_USERNAME = /^[a-z0-9_]+$/;
 
-export function* emitCheckFiles(ctx: EmitContext, onProgress?: (reports: number) => void): Generator<OutputFile> {
+export function* emitCheckFiles(ctx: EmitContext): Generator<OutputFile> {
   const serialize = createCheckSerializer(ctx.urls);
-  for (const spammer of ctx.model.spammers(onProgress)) {
+  for (const spammer of ctx.model.spammers) {
     yield { path: checkFile(spammer.username), data: serialize(spammer) };
   }
 }

@@ -9,7 +9,7 @@ import type { CompanyListItem } from "../../core/routes/schemas.ts";
 import { LIST_LIMIT } from "../../core/routes/table.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { Company } from "../model.ts";
+import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 
 export function renderCompanyItem(company: Company, urls: Urls): CompanyListItem {

@@ -8,7 +8,7 @@ import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.t
 import type { CompanyCard, Widget } from "../../core/routes/schemas.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { Company } from "../model.ts";
+import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 

@@ -4,8 +4,8 @@
  * bytes), a reproducible `.gz` beside each, LICENSE.txt with the credit line, and a Frictionless
  * datapackage.json describing every column.
  *
- * The spammer rows are collected during the one report pass (an observer registered in
- * `prepare`), as compressed batches of CSV text (build/dump/csv.ts); the files are put together here.
+ * The spammer rows are read off the model's spammer table into compressed batches of CSV text
+ * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory.
  */
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
@@ -14,25 +14,14 @@ import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompa
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
-import { BuildError, withContext } from "../errors.ts";
-import type { Model } from "../model.ts";
+import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer.ts";
-
-/** Per build (the emitter list is shared by every build in a process, a model is not). */
-const collectors = new WeakMap<Model, CsvCollector>();
-
-export function prepareDump({ model, urls }: EmitContext): void {
-  const spammers = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
-  collectors.set(model, spammers);
-  const format = createSpammerRecordFormatter(urls);
-  model.observeSpammers((spammer) => spammers.addRecord(format(spammer)));
-}
 
 export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
-  const spammerRows = collectors.get(model);
-  if (!spammerRows) throw new BuildError("the dump emitter ran without its prepare step (no spammer observer was registered)");
-  collectors.delete(model);
+  const spammerRows = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
+  const format = createSpammerRecordFormatter(urls);
+  for (const spammer of model.spammers) spammerRows.addRecord(format(spammer));
   const week = formatIsoWeek(getIsoWeek(model.asOfMs));
   const credit = getCredit(ctx);
 

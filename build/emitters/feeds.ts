@@ -5,28 +5,17 @@
  * extension-less RSS address needs one server route (server/routes/feeds.ts) or one static-host
  * rule (README "Static hosting").
  *
- * The newest usernames are kept during the one report pass (an observer registered in
- * `prepare`), in top lists of bounded size.
+ * The newest usernames are read off the model's spammer table (feeds/entries.ts).
  */
 import { CATEGORIES, getCategoryLabel, type Category } from "../../core/categories.ts";
 import { DAY_MS } from "../../core/time.ts";
 import { sitePaths } from "../../core/urls.ts";
 import type { EmitContext } from "../context.ts";
 import { getCredit } from "../dump/credit.ts";
-import { BuildError } from "../errors.ts";
-import { NewestUsernames, selectRisingCompanies, sortEntries, toCompanyEntry, toUsernameEntry } from "../feeds/entries.ts";
+import { selectNewestSpammers, selectRisingCompanies, sortEntries, toCompanyEntry, toUsernameEntry } from "../feeds/entries.ts";
 import { renderFeed } from "../feeds/render.ts";
-import type { Model } from "../model.ts";
 import type { OutputFile } from "../writer.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
-
-const newest = new WeakMap<Model, NewestUsernames>();
-
-export function prepareFeeds({ model }: EmitContext): void {
-  const lists = new NewestUsernames();
-  newest.set(model, lists);
-  model.observeSpammers((spammer) => lists.offer(spammer));
-}
 
 /** The files behind the three feeds of a category (null: all), from the route table. */
 function getFeedFiles(category: Category | null): { rss: string; atom: string; json: string } {
@@ -36,15 +25,13 @@ function getFeedFiles(category: Category | null): { rss: string; atom: string; j
 
 export function* emitFeeds(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
-  const lists = newest.get(model);
-  if (!lists) throw new BuildError("the feeds emitter ran without its prepare step (no spammer observer was registered)");
-  newest.delete(model);
+  const newest = selectNewestSpammers(model.spammers);
   const credit = getCredit(ctx);
   const day0Ms = model.day0 * DAY_MS;
   for (const category of [null, ...CATEGORIES] as (Category | null)[]) {
     const entries = sortEntries([
       ...selectRisingCompanies(model.ranked, category).map((company) => toCompanyEntry(company, day0Ms, urls, credit)),
-      ...lists.get(category).map((spammer) => toUsernameEntry(spammer, urls, credit)),
+      ...newest(category).map((spammer) => toUsernameEntry(spammer, urls, credit)),
     ]);
     const scope = category === null ? "" : ` — ${getCategoryLabel(category)}`;
     const feed = renderFeed({

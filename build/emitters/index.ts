@@ -1,6 +1,9 @@
 /**
- * The build's emitters, in the order they run. `check` must stay first: it drives the one pass
- * over reports that fills every aggregate the others read. Each line says what it writes.
+ * The build's emitters, in the order they run. Each is a function of the finished model
+ * (build/model/) and writes only its own files, so the order is free but for one rule: `docs`
+ * shows real answers of this build, kept from the files the emitters before it wrote
+ * (build/examples.ts), so it runs after every emitter whose files it shows. Each line says what
+ * it writes.
  */
 import type { EmitContext } from "../context.ts";
 import type { OutputFile } from "../writer.ts";
@@ -10,11 +13,11 @@ import { emitCheckFiles } from "./check.ts";
 import { emitCompanyList } from "./companies.ts";
 import { emitCompanyCards, emitWidgets } from "./company.ts";
 import { emitDetectionRules } from "./detection-rules.ts";
-import { emitDump, prepareDump } from "./dump.ts";
-import { emitFeeds, prepareFeeds } from "./feeds.ts";
+import { emitDump } from "./dump.ts";
+import { emitFeeds } from "./feeds.ts";
 import { emitFingerprintIndex } from "./fingerprint.ts";
 import { emitBuildReport } from "./report.ts";
-import { emitSearchIndexes, prepareSearchIndexes } from "./search.ts";
+import { emitSearchIndexes } from "./search.ts";
 import { emitEmbeds } from "./embeds.ts";
 import { emitSitePages } from "./site.ts";
 import { emitContentPages } from "./site-content.ts";
@@ -26,12 +29,7 @@ import { emitApiDocs } from "./docs.ts";
 export interface Emitter {
   name: string;
   writes: string;
-  /**
-   * Runs before any emitter emits: the place to register a spammer observer
-   * (model.observeSpammers) for an emitter that needs every spammer but runs after the pass.
-   */
-  prepare?: (ctx: EmitContext) => void;
-  emit: (ctx: EmitContext, onProgress?: (reports: number) => void) => Iterable<OutputFile>;
+  emit: (ctx: EmitContext) => Iterable<OutputFile>;
 }
 
 export const EMITTERS: Emitter[] = [
@@ -43,14 +41,14 @@ export const EMITTERS: Emitter[] = [
   { name: "badges", writes: "api/badge/{slug}.svg, api/card/{slug}.svg", emit: emitBadges },
   { name: "chats", writes: "api/chat/{username}/status.json, api/chat/{username}/badge.svg", emit: emitChatStatuses },
   { name: "detection-rules", writes: "api/detection-rules.json", emit: emitDetectionRules },
-  { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", prepare: prepareFeeds, emit: emitFeeds },
-  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json", prepare: prepareDump, emit: emitDump },
+  { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", emit: emitFeeds },
+  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json", emit: emitDump },
   { name: "site", writes: "company/{slug}.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
   { name: "pages", writes: "people/{slug}.html, avatars/{slug}.svg, glossary/, videos/, video-channels/, channels/, chats/, blog/ {slug or username}.html", emit: emitContentPages },
   { name: "home", writes: "index.html (landing page)", emit: emitHomePages },
   { name: "embeds", writes: "embed/{style}/{slug}.html, embed/404.html", emit: emitEmbeds },
   { name: "fingerprint", writes: "fingerprint/index.json, fingerprint/profiles.json", emit: emitFingerprintIndex },
-  { name: "search", writes: "search/global.json, search/live.json, search/live.bin", prepare: prepareSearchIndexes, emit: emitSearchIndexes },
+  { name: "search", writes: "search/global.json, search/live.json, search/live.bin", emit: emitSearchIndexes },
   { name: "host-config", writes: "_headers, _redirects (Netlify / Cloudflare Pages rules generated from the route table)", emit: emitHostConfig },
   { name: "docs", writes: "openapi.json, docs/index.html (generated from the route table, with real answers of this build)", emit: emitApiDocs },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },

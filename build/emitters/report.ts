@@ -9,7 +9,7 @@ import type { OutputFile } from "../writer.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 export function* emitBuildReport({ model, urls }: EmitContext): Generator<OutputFile> {
-  const lists = model.spammerListsReady;
+  const lists = model.spammerLists;
   yield {
     path: getRouteFile("getBuildReport"),
     data: toJson({
@@ -28,7 +28,7 @@ export function* emitBuildReport({ model, urls }: EmitContext): Generator<Output
 export function getBuildCounts(model: EmitContext["model"]) {
   return {
     reports_read: model.reportCount,
-    usernames: model.spammerListsReady.total,
+    usernames: model.spammerLists.total,
     companies: model.companies.length,
     companies_with_reports: model.companies.filter((c) => c.reportsCount > 0).length,
     people: model.people.length,

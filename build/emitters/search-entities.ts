@@ -1,6 +1,6 @@
 /**
  * What global search finds (GET /api/search/global), one entity per page that exists: companies
- * and people from the model, and the content rows that have an address (model.contentPages:
+ * and people from the model, and the content rows that have an address (model.content:
  * slugs and usernames already validated, the others reported there). Each entity has a title,
  * its site-relative page (core/urls.ts sitePaths), a one-line subtitle, extra searchable keys
  * (aliases, website domain, @usernames) and a rank that orders equally good matches.
@@ -13,7 +13,7 @@ import type { GlobalSearchEntity } from "../../core/search/global-index.ts";
 import { normalizeSearchQuery } from "../../core/search/normalize.ts";
 import { DAY_MS, formatDate } from "../../core/time.ts";
 import { sitePaths } from "../../core/urls.ts";
-import type { Model } from "../model.ts";
+import type { Model } from "../model/types.ts";
 
 /** Glossary definitions and blog excerpts are cut to this many characters in a subtitle. */
 const SUBTITLE_TEXT_LENGTH = 100;
@@ -45,15 +45,9 @@ export function* listGlobalEntities(model: Model): Generator<GlobalSearchEntity>
 }
 
 function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
-  const content = model.contentPages;
-  const day = (text: string | null) => {
-    const ms = model.parseInstant(text);
-    return ms === null ? null : Math.floor(ms / DAY_MS);
-  };
-  const date = (text: string | null) => {
-    const ms = model.parseInstant(text);
-    return ms === null ? undefined : formatDate(ms);
-  };
+  const content = model.content;
+  const day = (ms: number | null) => (ms === null ? null : Math.floor(ms / DAY_MS));
+  const date = (ms: number | null) => (ms === null ? undefined : formatDate(ms));
   for (const term of content.glossary) {
     yield { type: "glossary", title: term.term, url: sitePaths.glossary(term.slug), subtitle: shorten(term.definition) || "Glossary term" };
   }
@@ -64,8 +58,8 @@ function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
       type: "video",
       title: video.title,
       url: sitePaths.video(video.slug),
-      subtitle: joinParts(channel, date(video.published_at)) || "Video",
-      rank: day(video.published_at) ?? 0,
+      subtitle: joinParts(channel, date(video.publishedMs)) || "Video",
+      rank: day(video.publishedMs) ?? 0,
     };
   }
   for (const channel of content.videoChannels) {
@@ -102,8 +96,8 @@ function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
       type: "blog_post",
       title: post.title,
       url: sitePaths.blogPost(post.slug),
-      subtitle: joinParts(date(post.published_at), shorten(post.excerpt ?? "")) || "Blog post",
-      rank: day(post.published_at) ?? 0,
+      subtitle: joinParts(date(post.publishedMs), shorten(post.excerpt ?? "")) || "Blog post",
+      rank: day(post.publishedMs) ?? 0,
     };
   }
 }

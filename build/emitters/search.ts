@@ -9,8 +9,8 @@
  *   domain), people and every valid spammer username with its reports count; the header as
  *   JSON, the arrays as raw bytes (core/search/live-index-format.ts).
  *
- * Usernames come from the one report pass through an observer registered in `prepare`, kept in
- * typed arrays (core/search/ranked-usernames.ts): no second pass, no object per username.
+ * Usernames are read off the model's spammer table into typed arrays
+ * (core/search/ranked-usernames.ts): no object per username.
  */
 import { createGlobalSearchIndex } from "../../core/search/global-index.ts";
 import { createLiveIndex, type LiveCompany, type LivePerson } from "../../core/search/live-index.ts";
@@ -18,28 +18,18 @@ import { serializeLiveIndex } from "../../core/search/live-index-format.ts";
 import { UsernameCollector } from "../../core/search/ranked-usernames.ts";
 import { getAvatarUrl, type Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import { BuildError } from "../errors.ts";
-import type { Company, Model, Person } from "../model.ts";
+import type { Company, Person } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { listGlobalEntities } from "./search-entities.ts";
 
 export { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 import { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 
-/** One collector per build (per model), filled during the report pass. */
-const collectors = new WeakMap<Model, UsernameCollector>();
-
-export function prepareSearchIndexes({ model }: EmitContext): void {
-  const collector = new UsernameCollector();
-  collectors.set(model, collector);
-  model.observeSpammers((spammer) => collector.add(spammer.username, spammer.reportsCount));
-}
-
 export function* emitSearchIndexes({ model, urls }: EmitContext): Generator<OutputFile> {
-  const collector = collectors.get(model);
-  if (collector === undefined) throw new BuildError("the search emitter's prepare() did not run before the report pass");
-  collectors.delete(model);
   yield { path: SEARCH_FILES.global, data: toJson(createGlobalSearchIndex(listGlobalEntities(model))) };
+  const collector = new UsernameCollector();
+  const spammers = model.spammers;
+  for (let row = 0; row < spammers.size; row++) collector.add(spammers.username(row), spammers.reportsCount(row));
   const live = serializeLiveIndex(
     createLiveIndex({ companies: model.ranked.map(toLiveCompany), people: model.people.map((p) => toLivePerson(p, urls)), spammers: collector.finish() }),
   );

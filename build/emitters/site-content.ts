@@ -1,5 +1,5 @@
 /**
- * A page for every person and every content row with an address (model.contentPages): the
+ * A page for every person and every content row with an address (model.content): the
  * pages global search, live search and chat status point at, at exactly the paths of
  * core/urls.ts sitePaths, written as `<path>.html`; plus avatars/{slug}.svg, the
  * initials avatar shown when a person has no absolute http(s) avatar.
@@ -10,10 +10,10 @@ import { getAvatarUrl, sitePaths, type Urls } from "../../core/urls.ts";
 import type { EmitContext } from "../context.ts";
 import { renderInitialsAvatar } from "../html/avatar.ts";
 import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
-import type { Model, Person } from "../model.ts";
+import type { Model, Person } from "../model/types.ts";
 import type { VideoChannelRow, VideoRow } from "../snapshot/content.ts";
+import type { Dated } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
-import { getChatStatuses } from "./chats.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 
@@ -43,8 +43,8 @@ ${renderFacts([
   });
 }
 
-function videoPage(video: VideoRow, channel: VideoChannelRow | undefined, { model, urls, asOf }: PageContext): string {
-  const published = model.parseInstant(video.published_at);
+function videoPage(video: Dated<VideoRow>, channel: VideoChannelRow | undefined, { urls, asOf }: PageContext): string {
+  const published = video.publishedMs;
   return renderPage({
     title: `${video.title} — video`,
     urls,
@@ -82,7 +82,7 @@ function* emitPeople(ctx: PageContext): Generator<OutputFile> {
 export function* emitContentPages({ model, urls }: EmitContext): Generator<OutputFile> {
   const ctx: PageContext = { model, urls, asOf: formatDate(model.asOfMs) };
   const page = (title: string, body: string) => renderPage({ title, body, urls, asOf: ctx.asOf });
-  const content = model.contentPages;
+  const content = model.content;
   yield* emitPeople(ctx);
   for (const term of content.glossary) {
     yield { path: getRouteFile("getGlossaryPage", { slug: term.slug }), data: page(`${term.term} — glossary`, `<h1>${text(term.term)}</h1>\n<p>${text(term.definition)}</p>`) };
@@ -108,19 +108,17 @@ export function* emitContentPages({ model, urls }: EmitContext): Generator<Outpu
     ]);
     yield { path: getRouteFile("getChatChannelPage", { username: channel.username }), data: page(`${channel.title} — channel`, `<h1>${text(channel.title)}</h1>\n${facts}`) };
   }
-  // The verdict and figures of the chat status JSON, computed (and their bad values reported) once.
-  const statuses = new Map(getChatStatuses(model).map((status) => [status.username, status]));
+  // The verdict and figures of the chat status JSON.
   const known = (n: number | null) => (n === null ? "not known" : formatCount(n));
-  for (const chat of content.chats) {
-    const status = statuses.get(chat.username)!;
+  for (const chat of model.chats) {
     const facts = renderFacts([
       ["Username", e(`@${chat.username}`)],
       ["Members", known(chat.members)],
-      ["Protected", status.protected ? "yes" : "no"],
-      ["Anti-spam bot", status.botActive ? "active" : "not active"],
-      ["Protection began", status.protectedSinceMs === null ? "never" : formatDate(status.protectedSinceMs)],
-      ["Messages checked", known(status.messagesChecked)],
-      ["Spam messages blocked", known(status.spamBlocked)],
+      ["Protected", chat.protected ? "yes" : "no"],
+      ["Anti-spam bot", chat.botActive ? "active" : "not active"],
+      ["Protection began", chat.protectedSinceMs === null ? "never" : formatDate(chat.protectedSinceMs)],
+      ["Messages checked", known(chat.messagesChecked)],
+      ["Spam messages blocked", known(chat.spamBlocked)],
     ]);
     yield {
       path: getRouteFile("getChatPage", { username: chat.username }),
@@ -135,7 +133,7 @@ ${facts}
   }
   for (const post of content.blogPosts) {
     const excerpt = post.excerpt ? `<p>${text(post.excerpt)}</p>` : "";
-    const published = model.parseInstant(post.published_at);
+    const published = post.publishedMs;
     const time = published === null ? "date unknown" : `<time datetime="${formatDate(published)}">${formatDate(published)}</time>`;
     yield {
       path: getRouteFile("getBlogPost", { slug: post.slug }),

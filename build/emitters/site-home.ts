@@ -18,13 +18,12 @@ function renderLanding({ model, urls }: EmitContext, asOf: string): string {
     .slice(0, TOP_COMPANIES)
     .map((c) => `<li><a href="${e(urls.companyPage(c.slug))}">${text(c.name)}</a>: ${formatCount(c.reportsCount)}</li>`)
     .join("\n");
-  const posts = model.contentPages.blogPosts
-    .map((post) => ({ post, ms: model.parseInstant(post.published_at) }))
-    .sort((a, b) => (b.ms ?? -Infinity) - (a.ms ?? -Infinity) || a.post.id - b.post.id)
+  const posts = [...model.content.blogPosts]
+    .sort((a, b) => (b.publishedMs ?? -Infinity) - (a.publishedMs ?? -Infinity) || a.id - b.id)
     .slice(0, NEWEST_POSTS)
-    .map(({ post, ms }) => `<li><a href="${e(urls.blogPost(post.slug))}">${text(post.title)}</a>${ms === null ? "" : ` (${formatDate(ms)})`}</li>`)
+    .map((post) => `<li><a href="${e(urls.blogPost(post.slug))}">${text(post.title)}</a>${post.publishedMs === null ? "" : ` (${formatDate(post.publishedMs)})`}</li>`)
     .join("\n");
-  const username = model.spammerListsReady.top[0]?.username;
+  const username = model.spammerLists.top[0]?.username;
   const list = (items: string) => (items ? `<ul>\n${items}\n</ul>` : "<p>None yet.</p>");
   return renderPage({
     title: "Spam reports and company catalog",
@@ -33,7 +32,7 @@ function renderLanding({ model, urls }: EmitContext, asOf: string): string {
     body: `<h1>Spam reports and company catalog</h1>
 <p>Check whether a messenger username was reported as a spammer, see which companies people complain about,
 embed a badge on your site, or download the whole data set (CC BY 4.0).
-${formatCount(model.spammerListsReady.total)} reported usernames, ${formatCount(model.ranked.length)} companies.</p>
+${formatCount(model.spammerLists.total)} reported usernames, ${formatCount(model.ranked.length)} companies.</p>
 <h2>For developers</h2>
 <ul>
 <li><a href="${e(urls.docs())}">API documentation</a>: every endpoint with examples, the limits and the licence; <a href="${e(urls.openApi())}">OpenAPI 3.1 description</a> for clients.</li>

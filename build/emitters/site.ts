@@ -11,7 +11,7 @@ import { formatTrend, getWeekTrend } from "../../core/trend.ts";
 import type { EmitContext } from "../context.ts";
 import { EMBED_SIZES, EMBED_STYLES, renderBadgeHtml, renderBadgeMarkdown, renderIframeSnippet } from "../html/embed-styles.ts";
 import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
-import type { Company } from "../model.ts";
+import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { getCompanyWeeks } from "./company.ts";
 import { LIST_LIMIT } from "../../core/routes/table.ts";
@@ -56,7 +56,7 @@ ${embeds.join("\n")}`,
   });
 }
 
-function companyListPage(ranked: Company[], n: number, pages: number, { urls }: EmitContext, asOf: string): string {
+function companyListPage(ranked: readonly Company[], n: number, pages: number, { urls }: EmitContext, asOf: string): string {
   const first = (n - 1) * LIST_LIMIT.default;
   const rows = ranked
     .slice(first, first + LIST_LIMIT.default)

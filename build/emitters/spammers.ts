@@ -11,7 +11,7 @@ import { LIST_LIMIT, LIST_TOP } from "../../core/routes/table.ts";
 import { getSpammerItem, type SpammerItem } from "../../core/spammer-item.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { Spammer } from "../model.ts";
+import type { Spammer } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { renderCheckResult } from "./check.ts";
 
@@ -21,7 +21,7 @@ export function renderSpammerItem(spammer: Spammer, urls: Urls): SpammerItem {
 }
 
 export function* emitSpammerLists({ model, urls }: EmitContext): Generator<OutputFile> {
-  const lists = model.spammerListsReady;
+  const lists = model.spammerLists;
   const top = lists.top.map((s) => renderSpammerItem(s, urls));
   yield* emitList(top, lists.total, getRouteFile("listSpammers"), getRouteFile("getSpammerTop"));
   for (const category of CATEGORIES) {

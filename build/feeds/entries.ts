@@ -12,7 +12,8 @@ import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.t
 import type { Urls } from "../../core/urls.ts";
 import { renderCheckResult } from "../emitters/check.ts";
 import { getCompanyWeeks, renderCompanyCard } from "../emitters/company.ts";
-import type { Company, Spammer } from "../model.ts";
+import type { SpammerTable } from "../model/spammer-table.ts";
+import type { Company, Spammer } from "../model/types.ts";
 import type { Credit } from "../dump/credit.ts";
 
 /** Newest usernames per feed: enough for a reader polling a few times a day. */
@@ -32,21 +33,20 @@ export interface FeedEntry {
   categories: Category[];
 }
 
-const compareNewest = (a: Spammer, b: Spammer) => b.firstSeenMs - a.firstSeenMs || compareCodePoints(a.username, b.username);
-
-/** The newest usernames overall and per category, kept during the report pass in bounded memory. */
-export class NewestUsernames {
-  readonly overall = new TopList<Spammer>(USERNAME_ENTRIES, compareNewest);
-  readonly byCategory = CATEGORIES.map(() => new TopList<Spammer>(USERNAME_ENTRIES, compareNewest));
-
-  offer(spammer: Spammer): void {
-    this.overall.offer(spammer);
-    for (const category of spammer.categories) this.byCategory[getCategoryIndex(category)]!.offer(spammer);
+/**
+ * The newest usernames (first reported most recently, then by username), overall and per
+ * category, read off the spammer table by row: only the USERNAME_ENTRIES kept per list become
+ * Spammer objects.
+ */
+export function selectNewestSpammers(table: SpammerTable): (category: Category | null) => Spammer[] {
+  const compareNewest = (a: number, b: number) => table.firstSeenMs(b) - table.firstSeenMs(a) || compareCodePoints(table.username(a), table.username(b));
+  const overall = new TopList<number>(USERNAME_ENTRIES, compareNewest);
+  const byCategory = CATEGORIES.map(() => new TopList<number>(USERNAME_ENTRIES, compareNewest));
+  for (let row = 0; row < table.size; row++) {
+    overall.offer(row);
+    for (const category of table.categoryIndexes(row)) byCategory[category]!.offer(row);
   }
-
-  get(category: Category | null): Spammer[] {
-    return category === null ? this.overall.items : this.byCategory[getCategoryIndex(category)]!.items;
-  }
+  return (category) => (category === null ? overall : byCategory[getCategoryIndex(category)]!).items.map((row) => table.at(row));
 }
 
 export function toUsernameEntry(spammer: Spammer, urls: Urls, credit: Credit): FeedEntry {

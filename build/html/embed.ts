@@ -11,7 +11,7 @@ import { EMBED_CSP } from "../../core/embed-policy.ts";
 import type { TrendDirection } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
 import { renderWidget } from "../emitters/company.ts";
-import type { Company } from "../model.ts";
+import type { Company } from "../model/types.ts";
 import { EMBED_SIZES, type EmbedStyle } from "./embed-styles.ts";
 import { formatCount } from "./layout.ts";
 

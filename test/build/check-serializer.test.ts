@@ -11,7 +11,8 @@ import { toJson } from "../../build/context.ts";
 import { createSpammerRecordFormatter, toSpammerCells } from "../../build/dump/columns.ts";
 import { formatCsvRecords } from "../../build/dump/csv.ts";
 import { createCheckSerializer, renderCheckResult } from "../../build/emitters/check.ts";
-import { Model, type Company, type Spammer } from "../../build/model.ts";
+import { readModel } from "../../build/model/read-model.ts";
+import type { Company, Spammer } from "../../build/model/types.ts";
 import { openSnapshot } from "../../build/snapshot/open.ts";
 import { createUrls } from "../../core/urls.ts";
 import { BASE_URL, createSnapshot, makeTempDir } from "../helpers/fixture.ts";
@@ -33,7 +34,7 @@ function spammer(overrides: Partial<Spammer>): Spammer {
 function fixtureSpammers(): Spammer[] {
   const db = openSnapshot(createSnapshot(dir));
   try {
-    return [...new Model(db).spammers()];
+    return [...readModel(db).spammers];
   } finally {
     db.close();
   }

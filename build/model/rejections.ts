@@ -64,7 +64,14 @@ export interface RejectionSummary {
   samples: Record<string, string | number | null>[];
 }
 
-export class Rejections {
+/** What emitters see of the rejections: the model's reading is over, so nothing can be added. */
+export interface RejectionsReport {
+  readonly total: number;
+  count(reason: RejectionReason): number;
+  toJSON(): RejectionSummary[];
+}
+
+export class Rejections implements RejectionsReport {
   private readonly byReason = new Map<RejectionReason, RejectionSummary>();
 
   /**
@@ -75,13 +82,6 @@ export class Rejections {
     const entry = this.entry(reason);
     entry.count += count;
     if (entry.samples.length < MAX_SAMPLES) entry.samples.push(typeof sample === "function" ? sample() : sample);
-  }
-
-  addMany(reason: RejectionReason, rows: { count: number; samples: Record<string, string | number | null>[] }): void {
-    if (rows.count === 0) return;
-    const entry = this.entry(reason);
-    entry.count += rows.count;
-    entry.samples.push(...rows.samples.slice(0, MAX_SAMPLES - entry.samples.length));
   }
 
   private entry(reason: RejectionReason): RejectionSummary {

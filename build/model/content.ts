@@ -1,26 +1,22 @@
 /**
  * Which content rows get an address of their own. A slug or chat username becomes a file path
- * and a URL path segment, so the rules are the company slugs' ones: a slug must be a safe path
- * segment, compared ignoring case (static hosts and file systems may fold case); chat and
- * channel usernames follow the messenger username rules (core/username.ts). Rows that fail are
- * left out everywhere — no page, no search entry, no chat status — and reported, so the site
- * pages, search and chat status agree on exactly one list (read it as `model.contentPages`).
+ * and a URL path segment, so the rules are the company slugs' ones (catalog.ts): a slug must be
+ * a safe path segment, compared ignoring case (static hosts and file systems may fold case);
+ * chat and channel usernames follow the messenger username rules (core/username.ts). Rows that
+ * fail are left out everywhere — no page, no search entry, no chat status — and reported, so the
+ * site pages, search and chat status agree on exactly one list (`model.content`). Publication
+ * times are parsed here, once, by the rules of report times.
  */
-import { isValidUsername, normalizeUsername } from "../core/username.ts";
+import { isValidUsername, normalizeUsername } from "../../core/username.ts";
+import type { ContentRows } from "../snapshot/content.ts";
+import { isPathSlug } from "./catalog.ts";
 import type { Rejections } from "./rejections.ts";
-import type { ContentRows } from "./snapshot/content.ts";
+import type { ContentPages } from "./types.ts";
 
-const PATH_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** An ISO 8601 text as Unix milliseconds by the rules of report times, or null. */
+export type InstantParser = (text: string | null) => number | null;
 
-/** A slug that can be one URL path segment and one file name as it stands (no dot first, no escapes). */
-export function isPathSlug(slug: string): boolean {
-  return PATH_SLUG.test(slug);
-}
-
-/** The content rows with an address: slugs lower-cased, usernames normalised, each unique in its table. */
-export type ContentPages = Omit<ContentRows, "detectionRules">;
-
-export function selectContentPages(content: ContentRows, rejections: Rejections): ContentPages {
+export function selectContentPages(content: ContentRows, rejections: Rejections, parseInstant: InstantParser): ContentPages {
   const bySlug = <T extends { id: number; slug: string }>(table: string, rows: T[]) =>
     selectUnique(rows, table, "slug", (slug) => (isPathSlug(slug) ? slug.toLowerCase() : null), rejections);
   const byUsername = <T extends { id: number; username: string }>(table: string, rows: T[]) =>
@@ -28,13 +24,14 @@ export function selectContentPages(content: ContentRows, rejections: Rejections)
       const username = normalizeUsername(raw);
       return isValidUsername(username) ? username : null;
     }, rejections);
+  const dated = <T extends { published_at: string | null }>(rows: T[]) => rows.map((row) => ({ ...row, publishedMs: parseInstant(row.published_at) }));
   return {
     glossary: bySlug("glossary", content.glossary),
     videoChannels: bySlug("video_channels", content.videoChannels),
-    videos: bySlug("videos", content.videos),
+    videos: dated(bySlug("videos", content.videos)),
     chatChannels: byUsername("chat_channels", content.chatChannels),
     chats: byUsername("chats", content.chats),
-    blogPosts: bySlug("blog_posts", content.blogPosts),
+    blogPosts: dated(bySlug("blog_posts", content.blogPosts)),
   };
 }
 

@@ -1,0 +1,154 @@
+/**
+ * The one pass over reports. SQLite aggregates every username's reports (snapshot/
+ * username-groups.ts) while the company and person aggregates run beside it on another thread
+ * (snapshot/side-aggregates.ts); this turns their rows into the SpammerTable, the spammer
+ * rankings and the complaint counts of the catalog, and records every rejection among reports.
+ */
+import { CATEGORIES, rankCategoryIndexes } from "../../core/categories.ts";
+import { compareCodePoints, compareNames } from "../../core/order.ts";
+import { TopList, compareSpammers } from "../../core/ranking.ts";
+import { LIST_TOP } from "../../core/routes/table.ts";
+import { getUsernameRejection } from "../../core/username.ts";
+import { BuildError } from "../errors.ts";
+import type { Snapshot } from "../snapshot/open.ts";
+import { tallyCategories } from "../snapshot/report-sql.ts";
+import { startSideAggregates, type SideAggregates } from "../snapshot/side-aggregates.ts";
+import { readUsernameGroups, type UsernameGroupRow } from "../snapshot/username-groups.ts";
+import type { Catalog } from "./catalog.ts";
+import type { Rejections } from "./rejections.ts";
+import { SpammerTableBuilder, type SpammerRow, type SpammerTable } from "./spammer-table.ts";
+import { TREND_DAYS, type SpammerLists } from "./types.ts";
+
+export interface ReportPass {
+  spammers: SpammerTable;
+  lists: SpammerLists;
+}
+
+/** A row on its way into the table, kept in the rankings by its index there. */
+type RankedRow = SpammerRow & { index: number };
+
+/**
+ * Reads every report once. `day0` is DESIGN's day-0 (UTC days since the epoch); `onProgress`
+ * hears the reports aggregated so far. Fills the catalog's complaint counts in place.
+ */
+export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, rejections: Rejections, onProgress?: (reports: number) => void): ReportPass {
+  const side = startSideAggregates(db, (day0 - (TREND_DAYS - 1)) * 86_400);
+  const companyIndex = new Map(catalog.companies.map((c, i) => [c.id, i]));
+  const table = new SpammerTableBuilder(catalog.companies);
+  const overall = new TopList<RankedRow>(LIST_TOP, compareSpammers);
+  const perCategory = CATEGORIES.map(() => new TopList<RankedRow>(LIST_TOP, compareSpammers));
+  const day0Start = day0 * 86_400;
+  const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
+  const groups = readUsernameGroups(db, windows);
+  const categoryCounts = new Uint32Array(CATEGORIES.length);
+  let processed = 0;
+  let previous: string | null = null;
+  for (const group of groups) {
+    const username = group.username;
+    // One row per username is the snapshot module's promise; a repeat would double-count silently.
+    if (previous !== null && compareCodePoints(previous, username) >= 0) {
+      throw new BuildError(`username groups out of order: ${JSON.stringify(previous)} before ${JSON.stringify(username)}`);
+    }
+    previous = username;
+    const undated = group.undated;
+    if (undated > 0) {
+      const sample = () => ({ report_id: groups.firstReportIds(username).firstUndated, username, reports: undated });
+      rejections.add("report_invalid_created_at", sample, undated);
+    }
+    categoryCounts.fill(0);
+    const unknown = tallyCategories(group.categories, categoryCounts);
+    if (unknown > 0) rejections.add("report_unknown_category", { username, reports: unknown }, unknown);
+    const count = group.count;
+    if (count === 0) continue;
+    processed += count;
+    const rejection = getUsernameRejection(username);
+    if (rejection) {
+      rejections.add(`username_${rejection}`, () => ({ username, reports: count, report_id: groups.firstReportIds(username).first }), count);
+      continue;
+    }
+    const row = toRow(group, categoryCounts, rankCompanies(group.companyIds, companyIndex, catalog), table.size);
+    table.add(row);
+    overall.offer(row);
+    for (const category of row.categories) perCategory[category]!.offer(row);
+    if (table.size % 4096 === 0) onProgress?.(processed);
+  }
+  onProgress?.(processed);
+  applySideAggregates(side.take(), catalog, rejections);
+  const spammers = table.finish();
+  const materialise = (rows: RankedRow[]) => rows.map((r) => spammers.at(r.index));
+  return {
+    spammers,
+    lists: {
+      total: spammers.size,
+      top: materialise(overall.items),
+      byCategory: new Map(CATEGORIES.map((c, i) => [c, { total: perCategory[i]!.offered, top: materialise(perCategory[i]!.items) }])),
+    },
+  };
+}
+
+function toRow(group: UsernameGroupRow, categoryCounts: Uint32Array, companies: number[], index: number): RankedRow {
+  return {
+    index,
+    username: group.username,
+    reportsCount: group.count,
+    uniqueReports: group.reporters,
+    confidenceMax: Number.isNaN(group.confidenceMax) ? 0 : group.confidenceMax,
+    firstSeenMs: group.first * 1000,
+    lastSeenMs: group.last * 1000,
+    last7Days: group.currentWeek,
+    previous7Days: group.previousWeek,
+    categories: rankCategoryIndexes(categoryCounts),
+    companies,
+  };
+}
+
+/**
+ * The companies a username's reports name (comma-separated ids, one per report), as indexes into
+ * the catalog, most-named first, ties by name, then id. Unknown ids are reported by the company
+ * aggregates, not here.
+ */
+function rankCompanies(companyIds: string | null, companyIndex: Map<number, number>, catalog: Catalog): number[] {
+  if (!companyIds) return [];
+  const counts = new Map<number, number>();
+  for (const id of companyIds.split(",")) {
+    const index = companyIndex.get(Number(id));
+    if (index !== undefined) counts.set(index, (counts.get(index) ?? 0) + 1);
+  }
+  const companies = catalog.companies;
+  return [...counts.entries()]
+    .sort(([a, x], [b, y]) => y - x || compareNames(companies[a]!.name, companies[b]!.name) || companies[a]!.id - companies[b]!.id)
+    .map(([index]) => index);
+}
+
+/** Company and person complaint counts, aggregated by SQLite, plus the rejections among reports without a username. */
+function applySideAggregates({ companies, people, oddities, badConfidences }: SideAggregates, catalog: Catalog, rejections: Rejections): void {
+  const [[badConfidenceCount, firstBadConfidenceId]] = badConfidences;
+  if (badConfidenceCount > 0) rejections.add("report_invalid_confidence", { report_id: firstBadConfidenceId }, badConfidenceCount);
+  for (const [id, createdAt, category, dated, position] of oddities) {
+    if (!dated) rejections.add("report_invalid_created_at", { report_id: id, created_at: createdAt });
+    else if (position === 0) rejections.add("report_unknown_category", { report_id: id, category });
+  }
+  for (const [id, count, first, last, dayOffsets, categories, firstReportId] of companies) {
+    const company = catalog.companyById.get(id);
+    if (!company) {
+      rejections.add("report_unknown_company", { company_id: id, reports: count, report_id: firstReportId }, count);
+      continue;
+    }
+    company.reportsCount = count;
+    company.firstReportMs = first * 1000;
+    company.lastReportMs = last * 1000;
+    if (dayOffsets) {
+      for (const offset of dayOffsets.split(",")) {
+        const day = Number(offset);
+        if (day < TREND_DAYS) company.recentDays[day]!++;
+      }
+    }
+    tallyCategories(categories, company.categoryCounts);
+  }
+  for (const [id, count, firstReportId] of people) {
+    const person = catalog.personById.get(id);
+    if (person) person.reportsCount = count;
+    else rejections.add("report_unknown_person", { person_id: id, reports: count, report_id: firstReportId }, count);
+  }
+}
+
