@@ -2,6 +2,7 @@
 import { checkBaseUrl } from "../core/urls.ts";
 import { formatHelp, readFlags, runMain } from "../scripts/cli.ts";
 import { buildDist } from "./build.ts";
+import { createBuildProgress } from "../cli/progress.ts";
 
 export const BUILD_FLAGS = {
   db: { type: "string", env: "DB", default: "data/sample.sqlite", description: "the snapshot to compile" },
@@ -15,7 +16,7 @@ runMain(() => {
   const problem = checkBaseUrl(flags["base-url"]!);
   if (problem) throw new Error(`--base-url ${problem}`);
   const started = performance.now();
-  const summary = buildDist({ db: flags.db!, out: flags.out!, baseUrl: flags["base-url"]!, progress: process.stderr });
+  const summary = buildDist({ db: flags.db!, out: flags.out!, baseUrl: flags["base-url"]!, progress: createBuildProgress(process.stderr) });
   const seconds = (performance.now() - started) / 1000;
   const c = summary.counts;
   const fmt = (n: number) => n.toLocaleString("en");

@@ -9,6 +9,7 @@ import { checkBaseUrl } from "../core/urls.ts";
 import { DEFAULT_AS_OF, generateSample } from "../data/sample/generate.ts";
 import { serve } from "../server/listen.ts";
 import { parseIntegerFlag, readFlags, runMain } from "./cli.ts";
+import { createBuildProgress } from "../cli/progress.ts";
 
 const FLAGS = {
   db: { type: "string", env: "DB", default: "data/sample.sqlite", description: "snapshot (made from the sample if missing)" },
@@ -32,7 +33,7 @@ runMain(async () => {
     generateSample({ scale: 20_000, seed: "1", out: db, asOf: DEFAULT_AS_OF });
   }
   const started = performance.now();
-  const summary = buildDist({ db, out: flags.out!, baseUrl, progress: process.stderr });
+  const summary = buildDist({ db, out: flags.out!, baseUrl, progress: createBuildProgress(process.stderr) });
   console.log(`start: built ${summary.files.toLocaleString("en")} files in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   await serve({ dist: flags.out!, port, host });
 });
