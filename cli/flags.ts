@@ -2,8 +2,9 @@
  * The flag parser every command shares. A command's flags are declared once (cli/flag-table.ts);
  * each value comes from the command line, else the environment, else the declared default
  * (DESIGN "Commands"). Anything the declaration does not name is a UsageError: one line that names
- * the valid flags, exit status 2 (cli/command.ts). Values are left as strings here; turning them
- * into options, and refusing bad ones, is cli/resolve-options.ts.
+ * the valid flags, exit status 2 (cli/command.ts). Only switches are read here (they have no
+ * value of their own to check later); turning the other values into options, and refusing bad
+ * ones, is cli/resolve-options.ts.
  */
 import { parseArgs } from "node:util";
 
