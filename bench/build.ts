@@ -92,7 +92,7 @@ export async function runBuildBench(options: { scale: number; workDir: string; r
 
   let sampleSeconds = Number.NaN;
   if (!options.reuseSample || !existsSync(db)) {
-    const stats = await runChild("data/sample/cli.ts", ["--scale", String(scale), "--out", db], join(workDir, "sample-stats.json"));
+    const stats = await runChild("cli/sample.ts", ["--scale", String(scale), "--out", db], join(workDir, "sample-stats.json"));
     sampleSeconds = stats.seconds;
   }
   // An earlier run's dist would be retired by this build and deleted in the background while
@@ -100,7 +100,7 @@ export async function runBuildBench(options: { scale: number; workDir: string; r
   rmSync(dist, { force: true });
   rmSync(join(workDir, ".dist-builds"), { recursive: true, force: true });
   settleDisk();
-  const build = await runChild("build/cli.ts", ["--db", db, "--out", dist], join(workDir, "build-stats.json"));
+  const build = await runChild("cli/build.ts", ["--db", db, "--out", dist], join(workDir, "build-stats.json"));
   const summary = JSON.parse(readFileSync(join(workDir, ".dist-builds/last-build.json"), "utf8"));
   const sizes = readCheckSizes(join(dist, "manifest.json"));
   settleDisk();

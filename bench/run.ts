@@ -9,29 +9,23 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseIntegerFlag, readFlags, runMain } from "../scripts/cli.ts";
+import { runCommand } from "../cli/command.ts";
+import { BENCH } from "../cli/flag-table.ts";
+import { readChoice, readInteger } from "../cli/values.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
 import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
 
-const FLAGS = {
-  only: { type: "string", description: "run one benchmark: build, fingerprint, fingerprint-http, routes or search" },
-  scale: { type: "string", default: "1000000", description: "usernames for the build benchmark" },
-  "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
-  dir: { type: "string", default: ".bench", description: "working folder (gitignored)" },
-} as const;
-
 type Bench = { name: string; title: string; run: () => Promise<BenchRow[]> };
 
-runMain(async () => {
-  const flags = readFlags(FLAGS);
-  const scale = parseIntegerFlag("scale", flags.scale, 1000, 10_000_000);
-  const workDir = resolve(flags.dir!);
+runCommand(BENCH, async ({ values, label }) => {
+  const scale = readInteger(label("scale"), values.scale, 1000, 10_000_000);
+  const workDir = resolve(values.dir);
   const benches: Bench[] = [
     {
       name: "build",
       title: `Build at ${scale.toLocaleString("en")} usernames`,
-      run: () => runBuildBench({ scale, workDir: join(workDir, "build"), reuseSample: flags["reuse-sample"] === "true" }),
+      run: () => runBuildBench({ scale, workDir: join(workDir, "build"), reuseSample: values["reuse-sample"] }),
     },
   ];
   // Benchmarks of later capabilities register themselves here when their modules exist.
@@ -46,8 +40,8 @@ runMain(async () => {
     title: "Search at 100 000 entities and 1 000 000 usernames (in-process, beside plain fuse.js and a linear scan of the same data)",
     run: () => runSearchBench({ workDir: join(workDir, "search"), fuseQueriesPerKind: 10 }),
   });
-  const selected = flags.only ? benches.filter((b) => b.name === flags.only) : benches;
-  if (selected.length === 0) throw new Error(`--only must be one of ${benches.map((b) => b.name).join(", ")}`);
+  const only = values.only === undefined ? undefined : readChoice(label("only"), values.only, benches.map((b) => b.name));
+  const selected = only ? benches.filter((b) => b.name === only) : benches;
   for (const bench of selected) printTable(bench.title, await bench.run());
 });
 

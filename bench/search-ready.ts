@@ -53,10 +53,10 @@ export async function measureServerReady(workDir: string, files: SearchIndexFile
   return { baselineMs: baseline.ms, readyMs: ready.ms, loadMs, rssBytes: ready.rssBytes };
 }
 
-/** Starts `server/cli.ts` on a free port and polls both search routes until they answer 200. */
+/** Starts `cli/serve.ts` on a free port and polls both search routes until they answer 200. */
 async function timeServerStart(dist: string): Promise<{ ms: number; rssBytes: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", "--dist", dist, "--port", "0", "--host", "127.0.0.1"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "cli/serve.ts", "--dist", dist, "--port", "0", "--host", "127.0.0.1"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -11,7 +11,7 @@ import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
 import { BuildError } from "./errors.ts";
 import { readModel } from "./model/read-model.ts";
-import { createProgress } from "./progress.ts";
+import { createProgress, type ProgressSink } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
 import { openSnapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
@@ -21,8 +21,8 @@ export interface BuildOptions {
   db: string;
   out: string;
   baseUrl: string;
-  /** Where progress goes; null for none. */
-  progress?: NodeJS.WriteStream | null;
+  /** Who watches the build (cli/progress.ts draws it on a terminal); null for nobody. */
+  progress?: ProgressSink | null;
   /** The emitters to run (tests replace them to make a build fail half-way). */
   emitters?: Emitter[];
 }

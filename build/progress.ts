@@ -1,7 +1,7 @@
 /**
- * Progress for long builds: one line rewritten in place on a terminal (at most a few times a
- * second), plain phase lines elsewhere so CI logs stay short. The clock read here only drives
- * the display; nothing it reads reaches dist.
+ * What a build tells whoever watches it: the phase (emitter) it is in and how far the report pass
+ * has got. The build only reports; drawing that on a terminal is the command's business
+ * (cli/progress.ts), so the compiler never touches a stream and a test or a benchmark passes null.
  */
 export interface Progress {
   phase(name: string): void;
@@ -9,27 +9,14 @@ export interface Progress {
   done(): void;
 }
 
-export function createProgress(stream: NodeJS.WriteStream | null, totalReports: number): Progress {
-  if (!stream) return { phase() {}, update() {}, done() {} };
-  const tty = stream.isTTY === true;
-  const started = performance.now();
-  let last = 0;
-  let phase = "";
-  const fmt = (n: number) => n.toLocaleString("en");
-  return {
-    phase(name) {
-      phase = name;
-      if (!tty) stream.write(`build: ${name}\n`);
-    },
-    update(reports, files) {
-      const now = performance.now();
-      if (!tty || now - last < 200) return;
-      last = now;
-      const pct = totalReports > 0 ? Math.min(100, (reports / totalReports) * 100).toFixed(0) : "100";
-      stream.write(`\r\x1b[2Kbuild: ${phase}  reports ${fmt(reports)}/${fmt(totalReports)} (${pct}%)  files ${fmt(files)}  ${((now - started) / 1000).toFixed(1)}s`);
-    },
-    done() {
-      if (tty) stream.write("\r\x1b[2K");
-    },
-  };
+/**
+ * Opens a display for one build. A factory rather than a ready Progress because the total of
+ * reports, which a display needs for its percentage, is known only once the snapshot is open.
+ */
+export type ProgressSink = (totalReports: number) => Progress;
+
+const SILENT: Progress = { phase() {}, update() {}, done() {} };
+
+export function createProgress(sink: ProgressSink | null, totalReports: number): Progress {
+  return sink ? sink(totalReports) : SILENT;
 }

@@ -146,13 +146,13 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
 });
 
 describe("npm run hosting", () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/hosting.ts", ...args], { encoding: "utf8", cwd: join(import.meta.dirname, "../..") });
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "cli/hosting.ts", ...args], { encoding: "utf8", cwd: join(import.meta.dirname, "../..") });
 
   it.each([
     [["apache", "--root", ".", "--listen", "80"], "unknown target"],
     [["nginx", "--root", import.meta.dirname, "--listen", "80"], "is not a build"],
     [["nginx", "--listen", "80"], "--root is required"],
-    [["nginx", "--root", ".", "--listen", "80", "--bogus"], "Unknown option"],
+    [["nginx", "--root", ".", "--listen", "80", "--bogus"], "unknown flag --bogus"],
   ])("refuses %j with one line and exit 2", (args, message) => {
     const result = run(...args);
     expect(result.status).toBe(2);

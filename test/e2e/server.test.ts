@@ -126,7 +126,7 @@ describe("a new build", () => {
       const sql = FIXTURE_SQL.replace("'Test fixture'", "'Rebuilt'");
       // The build runs in its own process, as an operator's would, while requests keep coming.
       const next = createSnapshot(local.dir, sql, "next.sqlite");
-      const build = spawn(process.execPath, ["--import", "tsx", "build/cli.ts", "--db", next, "--out", local.dist, "--base-url", BASE_URL], {
+      const build = spawn(process.execPath, ["--import", "tsx", "cli/build.ts", "--db", next, "--out", local.dist, "--base-url", BASE_URL], {
         cwd: new URL("../..", import.meta.url),
         stdio: "ignore",
       });
@@ -145,7 +145,7 @@ describe("a new build", () => {
 
 describe("npm run serve", () => {
   it("prints its URL, serves, and exits cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", "--dist", fixture.dist, "--port", "0", "--host", "127.0.0.1"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "cli/serve.ts", "--dist", fixture.dist, "--port", "0", "--host", "127.0.0.1"], {
       cwd: new URL("../..", import.meta.url),
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,12 +1,12 @@
 /**
  * Headless Chromium for the browser tests: Debian's package (installed by
- * scripts/ensure-chromium.ts when missing) driven by playwright-core, which never downloads a
+ * test/helpers/ensure-chromium.ts when missing) driven by playwright-core, which never downloads a
  * browser of its own. Also the measuring tools: console problems of a page, the layout of every
  * text element in a frame, and a PNG decoder (node:zlib only) to prove a screenshot is not blank.
  */
 import { inflateSync } from "node:zlib";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
-import { CHROMIUM_ARGS, ensureChromium } from "../../scripts/ensure-chromium.ts";
+import { CHROMIUM_ARGS, ensureChromium } from "./ensure-chromium.ts";
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS, headless: true });

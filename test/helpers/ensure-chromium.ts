@@ -5,7 +5,7 @@
  * offline behind a package mirror. Installs with apt-get as root, else through sudo when present;
  * anything else fails with the command to run by hand.
  *
- *   npx tsx scripts/ensure-chromium.ts      # install if missing, print the path
+ *   npx tsx test/helpers/ensure-chromium.ts     # install if missing, print the path
  */
 import { execFileSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";

@@ -1,0 +1,35 @@
+/**
+ * The one way a command runs: `--help` prints the help and does nothing else; otherwise the flags
+ * are read and handed to the command's main function; whatever it throws is printed as one
+ * `error:` line, and its kind decides the exit status (DESIGN "Commands").
+ */
+import { formatHelp, readFlags, UsageError, wantsHelp, type CommandSpec, type FlagSpec, type ReadFlags } from "./flags.ts";
+
+export function runCommand<T extends FlagSpec>(
+  command: CommandSpec<T>,
+  main: (flags: ReadFlags<T>) => Promise<void> | void,
+  argv: string[] = process.argv.slice(2),
+): void {
+  Promise.resolve()
+    .then(() => (wantsHelp(argv) ? void process.stdout.write(`${formatHelp(command)}\n`) : main(readFlags(command, argv))))
+    .catch((error: unknown) => {
+      // exitCode rather than exit(): output still buffered in a pipe is written before the process ends.
+      process.exitCode = printFailure(error);
+    });
+}
+
+/**
+ * Prints a failure and returns the exit status. A UsageError (unknown flag, bad value) is one line
+ * and status 2, the status DESIGN gives a refused command line; anything else failed while working
+ * (a missing snapshot, a port in use) and is status 1, with its cause when it has one.
+ */
+export function printFailure(error: unknown, stream: NodeJS.WritableStream = process.stderr): number {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UsageError) {
+    stream.write(`error: ${message.split("\n")[0]}\n`);
+    return 2;
+  }
+  stream.write(`error: ${message}\n`);
+  if (error instanceof Error && error.cause) stream.write(`cause: ${error.cause instanceof Error ? error.cause.message : String(error.cause)}\n`);
+  return 1;
+}

@@ -1,0 +1,100 @@
+/**
+ * Every command's flags, each declared once with its environment variable, default and meaning
+ * (the README's "Commands and configuration" table is this file in prose). `npm start` declares
+ * nothing of its own: it is the sample, build and serve flags together, because it runs those
+ * three steps.
+ */
+import { DEFAULT_AS_OF } from "../data/sample/generate.ts";
+import type { CommandSpec, FlagSpec } from "./flags.ts";
+
+/** The flags that shape a generated sample; the sample command adds where to write it. */
+const SAMPLE_SHAPE_FLAGS = {
+  scale: { type: "string", value: "N", env: "SCALE", default: "20000", description: "reported usernames; everything else grows with it" },
+  seed: { type: "string", value: "S", env: "SEED", default: "1", description: "random seed; the same seed gives the same rows" },
+  "as-of": { type: "string", value: "T", default: DEFAULT_AS_OF, description: "the snapshot's 'now' (meta as_of), an ISO 8601 instant" },
+} as const satisfies FlagSpec;
+
+const BUILD_FLAGS = {
+  db: { type: "string", value: "FILE", env: "DB", default: "data/sample.sqlite", description: "the snapshot to compile" },
+  out: { type: "string", value: "DIR", env: "DIST", default: "dist", description: "the dist link to publish (builds live beside it)" },
+  "base-url": { type: "string", value: "URL", env: "BASE_URL", default: "http://localhost:3000", description: "absolute base URL of the deployment, used in every emitted URL" },
+} as const satisfies FlagSpec;
+
+const SERVE_FLAGS = {
+  dist: { type: "string", value: "DIR", env: "DIST", default: "dist", description: "the built dist (folder or link) to serve" },
+  port: { type: "string", value: "N", env: "PORT", default: "3000", description: "port to listen on (0 picks a free one)" },
+  host: { type: "string", value: "H", env: "HOST", default: "localhost", description: "address to listen on (0.0.0.0 for every interface)" },
+  "trust-proxy": { type: "boolean", env: "TRUST_PROXY", description: "rate-limit by the last X-Forwarded-For entry (only behind your own proxy)" },
+  "read-limit": { type: "string", value: "N", env: "READ_LIMIT", default: "0", description: "GET/HEAD requests per minute per client address (0: no limit)" },
+} as const satisfies FlagSpec;
+
+export const SAMPLE = {
+  name: "npm run sample",
+  usage: "npm run sample -- [options]",
+  about: "Writes a deterministic sample snapshot.",
+  flags: {
+    ...SAMPLE_SHAPE_FLAGS,
+    out: { type: "string", value: "FILE", env: "DB", default: "data/sample.sqlite", description: "where to write the snapshot" },
+  },
+} as const satisfies CommandSpec;
+
+export const BUILD = {
+  name: "npm run build",
+  usage: "npm run build -- [options]",
+  about: "Compiles a snapshot into a dist folder.",
+  flags: BUILD_FLAGS,
+} as const satisfies CommandSpec;
+
+export const SERVE = {
+  name: "npm run serve",
+  usage: "npm run serve -- [options]",
+  about: "Serves a built dist folder; reloads when a new build is published, drains on SIGINT/SIGTERM.",
+  flags: SERVE_FLAGS,
+} as const satisfies CommandSpec;
+
+export const START = {
+  name: "npm start",
+  usage: "npm start -- [options]",
+  about: [
+    "Makes the sample snapshot if --db is missing, builds it into --out and serves that.",
+    "--out and --dist name the same folder here: give either.",
+  ].join("\n"),
+  flags: {
+    ...SAMPLE_SHAPE_FLAGS,
+    ...BUILD_FLAGS,
+    // The build's URLs must be where this very server answers, so the default follows --host and --port.
+    "base-url": { type: "string", value: "URL", env: "BASE_URL", defaultNote: "http://HOST:PORT", description: BUILD_FLAGS["base-url"].description },
+    ...SERVE_FLAGS,
+  },
+} as const satisfies CommandSpec;
+
+export const HOSTING_TARGETS = ["nginx"] as const;
+
+export const HOSTING = {
+  name: "npm run hosting",
+  usage: "npm run hosting -- nginx --root DIR --listen ADDR [--upstream URL]",
+  about: [
+    "Prints the nginx `server { }` block for a built dist, generated from the route table.",
+    `Targets: ${HOSTING_TARGETS.join(", ")}. Netlify and Cloudflare Pages read the _headers and _redirects files every build writes.`,
+  ].join("\n"),
+  takesArgument: true,
+  flags: {
+    root: { type: "string", value: "DIR", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build)" },
+    listen: { type: "string", value: "ADDR", description: "nginx listen address: PORT, HOST:PORT or [IPv6]:PORT" },
+    upstream: { type: "string", value: "URL", description: "the live server (http://HOST:PORT) for what the files cannot answer; without it those get a 501 problem" },
+  },
+} as const satisfies CommandSpec;
+
+export const BENCH = {
+  name: "npm run bench",
+  usage: "npm run bench -- [options]",
+  about: "Runs the benchmarks and prints each figure beside a baseline measured in the same run.",
+  flags: {
+    only: { type: "string", value: "NAME", description: "run one benchmark: build, fingerprint, fingerprint-http, routes or search" },
+    scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build benchmark" },
+    "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
+    dir: { type: "string", value: "DIR", default: ".bench", description: "working folder (gitignored)" },
+  },
+} as const satisfies CommandSpec;
+
+export type StartFlags = typeof START.flags;

@@ -1,0 +1,100 @@
+/**
+ * Flags into options: one small resolver per step (sample, build, serve, hosting), and `npm start`
+ * as the ordered list of the steps it runs. Every value is checked here, before the command does
+ * anything, so a bad one is one line and exit status 2 with no file written and no port opened.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { BuildOptions } from "../build/build.ts";
+import type { SampleOptions } from "../data/sample/generate.ts";
+import type { ServerOptions } from "../server/listen.ts";
+import { HOSTING, HOSTING_TARGETS, type BUILD, type SAMPLE, type SERVE, type StartFlags } from "./flag-table.ts";
+import { UsageError, type ReadFlags } from "./flags.ts";
+import { readBaseUrl, readInstant, readInteger, requireValue } from "./values.ts";
+
+export type SampleStep = Omit<SampleOptions, "onProgress">;
+export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl">;
+
+/** The sample's shape; `out` is the sample command's --out, or the snapshot `npm start` builds. */
+export function resolveSampleOptions(flags: ReadFlags<Pick<typeof SAMPLE.flags, "scale" | "seed" | "as-of">>, out: string): SampleStep {
+  return {
+    scale: readInteger(flags.label("scale"), flags.values.scale, 1, 10_000_000),
+    seed: flags.values.seed,
+    asOf: readInstant(flags.label("as-of"), flags.values["as-of"]),
+    out,
+  };
+}
+
+export function resolveBuildOptions(flags: ReadFlags<typeof BUILD.flags>): BuildStep {
+  return { db: flags.values.db, out: flags.values.out, baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]) };
+}
+
+export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): ServerOptions {
+  return {
+    dist: flags.values.dist,
+    port: readInteger(flags.label("port"), flags.values.port, 0, 65535),
+    host: flags.values.host,
+    trustProxy: flags.values["trust-proxy"],
+    readRateLimit: readInteger(flags.label("read-limit"), flags.values["read-limit"], 0, 1_000_000),
+  };
+}
+
+export interface StartOptions {
+  sample: SampleStep;
+  build: BuildStep;
+  serve: ServerOptions;
+}
+
+/** `npm start`: serve first (the base URL follows its address), then what to build, then what to sample. */
+export function resolveStartOptions(flags: ReadFlags<StartFlags>): StartOptions {
+  const serve = { ...resolveServeOptions(flags), dist: resolveStartDist(flags) };
+  const baseUrl = flags.values["base-url"] === undefined ? getServerBaseUrl(serve) : readBaseUrl(flags.label("base-url"), flags.values["base-url"]);
+  const build = { db: flags.values.db, out: serve.dist, baseUrl };
+  return { serve, build, sample: resolveSampleOptions(flags, build.db) };
+}
+
+/** Start builds and serves one folder: the build's --out or the server's --dist, whichever is given. */
+function resolveStartDist(flags: ReadFlags<StartFlags>): string {
+  const { out, dist } = flags.values;
+  if (flags.given("out") && flags.given("dist") && out !== dist) {
+    throw new UsageError(`--out ${out} and --dist ${dist} disagree: npm start serves the folder it builds, so give one`);
+  }
+  return flags.given("dist") && !flags.given("out") ? dist : out;
+}
+
+/** Where the server will answer: the wildcard addresses are reachable as localhost, IPv6 in brackets. */
+export function getServerBaseUrl(serve: Pick<ServerOptions, "host" | "port">): string {
+  const host = serve.host === "0.0.0.0" || serve.host === "::" ? "localhost" : serve.host.includes(":") ? `[${serve.host}]` : serve.host;
+  return `http://${host}:${serve.port}`;
+}
+
+export interface HostingOptions {
+  target: (typeof HOSTING_TARGETS)[number];
+  root: string;
+  listen: string;
+  upstream: string | undefined;
+}
+
+export function resolveHostingOptions(flags: ReadFlags<typeof HOSTING.flags>): HostingOptions {
+  const usage = HOSTING.usage.replace(/^.* -- /, "");
+  if (flags.argument === undefined) throw new UsageError(`name a target first (${HOSTING_TARGETS.join(", ")}): ${usage}`);
+  const target = HOSTING_TARGETS.find((name) => name === flags.argument);
+  if (!target) throw new UsageError(`unknown target ${JSON.stringify(flags.argument)}: the targets are ${HOSTING_TARGETS.join(", ")}`);
+  const given = requireValue("--root", flags.values.root, usage);
+  const listen = requireValue("--listen", flags.values.listen, usage);
+  const { upstream } = flags.values;
+  // The path as given (made absolute), not the build it points at: nginx follows the `dist` link
+  // per request, so a newly published build is served without regenerating the block.
+  const root = resolve(given);
+  for (const file of ["manifest.json", "build-report.json"]) {
+    if (!existsSync(join(root, file))) throw new UsageError(`--root ${given} is not a build: it has no ${file} (run npm run build first)`);
+  }
+  if (!/^(\d{1,5}|[A-Za-z0-9.-]+:\d{1,5}|\[[0-9A-Fa-f:.]+\]:\d{1,5})$/.test(listen) || Number(listen.split(":").pop()) > 65535) {
+    throw new UsageError(`--listen must be PORT, HOST:PORT or [IPv6]:PORT, got ${JSON.stringify(listen)}`);
+  }
+  if (upstream !== undefined && !/^https?:\/\/[A-Za-z0-9.[\]:-]+(:\d{1,5})?\/?$/.test(upstream)) {
+    throw new UsageError(`--upstream must be http(s)://HOST[:PORT] with no path, got ${JSON.stringify(upstream)}`);
+  }
+  if (/[\s;{}"'$\\]/.test(root)) throw new UsageError(`--root ${JSON.stringify(root)} has a character nginx would misread (space, quote, ; { } $ or \\)`);
+  return { target, root, listen, upstream };
+}

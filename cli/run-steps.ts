@@ -1,0 +1,41 @@
+/**
+ * The steps the commands share, each printing what it did the same way whichever command runs it:
+ * `npm run sample` and `npm start` write a sample alike, `npm run build` and `npm start` build
+ * alike. Options arrive resolved (cli/resolve-options.ts); these only do the work and report it.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { buildDist, type BuildSummary } from "../build/build.ts";
+import { generateSample } from "../data/sample/generate.ts";
+import { createLog, formatCount, formatMiB, formatSeconds } from "./log.ts";
+import { createBuildProgress, createSampleProgress } from "./progress.ts";
+import type { BuildStep, SampleStep } from "./resolve-options.ts";
+
+export function runSample(options: SampleStep): void {
+  mkdirSync(dirname(options.out), { recursive: true });
+  const started = performance.now();
+  const progress = createSampleProgress(process.stderr);
+  const summary = generateSample({ ...options, onProgress: progress.update });
+  progress.done();
+  const counts = `${formatCount(summary.usernames)} usernames, ${formatCount(summary.reports)} reports, ${formatCount(summary.companies)} companies, ${formatCount(summary.people)} people`;
+  createLog("sample").info(`wrote ${options.out}: ${counts} in ${formatSeconds(performance.now() - started)}`);
+}
+
+export function runBuild(options: BuildStep): BuildSummary {
+  const started = performance.now();
+  const summary = buildDist({ ...options, progress: createBuildProgress(process.stderr) });
+  const log = createLog("build");
+  for (const line of describeBuild(summary, options.out, performance.now() - started)) log.info(line);
+  return summary;
+}
+
+/** The end-of-build summary DESIGN asks for: counts, rejected rows, time (and where it went). */
+function describeBuild(summary: BuildSummary, out: string, milliseconds: number): string[] {
+  const c = summary.counts;
+  return [
+    `published ${out} -> ${summary.buildDir} in ${formatSeconds(milliseconds)}`,
+    `  reports ${formatCount(c.reports_read)}, usernames ${formatCount(c.usernames)}, companies ${formatCount(c.companies)} (${formatCount(c.companies_with_reports)} with reports), people ${formatCount(c.people)}`,
+    `  files ${formatCount(summary.files)}, ${formatMiB(summary.bytes)}; rejected rows ${formatCount(summary.rejected)} (see build-report.json)`,
+    `  ${Object.entries(summary.timings).map(([name, seconds]) => `${name} ${seconds.toFixed(1)}s`).join(", ")}`,
+  ];
+}

@@ -1,0 +1,129 @@
+/**
+ * The flag parser and the option resolvers, in-process: where a value comes from (flag, then
+ * environment, then default), how a refused command line reads (one line naming the valid flags,
+ * exit status 2), and what `npm start` makes of the sample, build and serve flags it takes.
+ */
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { printFailure } from "../../cli/command.ts";
+import { BUILD, SAMPLE, SERVE, START } from "../../cli/flag-table.ts";
+import { formatHelp, readFlags, UsageError, wantsHelp } from "../../cli/flags.ts";
+import { resolveServeOptions, resolveStartOptions } from "../../cli/resolve-options.ts";
+
+/** The first line a refusal prints, and the exit status it gets. */
+function refuse(run: () => unknown): { status: number; lines: string[] } {
+  const stream = new PassThrough();
+  let status = 0;
+  try {
+    run();
+  } catch (error) {
+    status = printFailure(error, stream);
+  }
+  return { status, lines: String(stream.read() ?? "").trimEnd().split("\n") };
+}
+
+describe("where a value comes from", () => {
+  it("takes the flag over the environment, and the environment over the default", () => {
+    const env = { PORT: "4000", HOST: "0.0.0.0" };
+    const flags = readFlags(SERVE, ["--port", "5000"], env);
+    expect(flags.values).toMatchObject({ port: "5000", host: "0.0.0.0", dist: "dist", "read-limit": "0", "trust-proxy": false });
+    expect([flags.label("port"), flags.label("host"), flags.label("dist")]).toEqual(["--port", "HOST", "--dist"]);
+  });
+
+  it("treats an empty environment variable as unset", () => {
+    expect(readFlags(SERVE, [], { PORT: "" }).values.port).toBe("3000");
+  });
+
+  it("reads a switch from the flag or from the usual words in the environment", () => {
+    expect(readFlags(SERVE, ["--trust-proxy"], { TRUST_PROXY: "no" }).values["trust-proxy"]).toBe(true);
+    expect(readFlags(SERVE, [], { TRUST_PROXY: "yes" }).values["trust-proxy"]).toBe(true);
+    expect(readFlags(SERVE, [], { TRUST_PROXY: "0" }).values["trust-proxy"]).toBe(false);
+    expect(refuse(() => readFlags(SERVE, [], { TRUST_PROXY: "maybe" })).lines).toEqual([
+      'error: TRUST_PROXY must be one of true, 1, yes, on, false, 0, no, off, got "maybe"',
+    ]);
+  });
+
+  it("names the environment variable when a bad value came from there", () => {
+    const fromEnv = readFlags(SERVE, [], { PORT: "eighty" });
+    expect(refuse(() => resolveServeOptions(fromEnv))).toEqual({ status: 2, lines: ['error: PORT must be a whole number from 0 to 65535, got "eighty"'] });
+  });
+});
+
+describe("a refused command line", () => {
+  it.each([
+    [["--bogus"], "error: unknown flag --bogus; npm run build takes --db, --out, --base-url, --help"],
+    [["-x"], "error: unknown flag -x; npm run build takes --db, --out, --base-url, --help"],
+    [["--db"], "error: --db needs a value: --db FILE"],
+    [["--db", "--out", "x"], "error: --db needs a value: --db FILE"],
+    [["stray"], 'error: unexpected argument "stray"; npm run build takes --db, --out, --base-url, --help'],
+  ])("%j is one line and exit status 2", (argv, line) => {
+    expect(refuse(() => readFlags(BUILD, argv, {}))).toEqual({ status: 2, lines: [line] });
+  });
+
+  it("takes a value that starts with a dash when it is written inline", () => {
+    expect(readFlags(SAMPLE, ["--seed=-7"], {}).values.seed).toBe("-7");
+  });
+
+  it("is exit status 1 when the command failed while working, not at its flags", () => {
+    expect(refuse(() => { throw new Error("snapshot not found", { cause: new Error("ENOENT") }); })).toEqual({
+      status: 1,
+      lines: ["error: snapshot not found", "cause: ENOENT"],
+    });
+  });
+
+  it("is a UsageError, which is how a command knows not to start", () => {
+    expect(() => readFlags(BUILD, ["--bogus"], {})).toThrow(UsageError);
+  });
+});
+
+describe("--help", () => {
+  it("wins over every other word before --", () => {
+    expect(wantsHelp(["--bogus", "--help"])).toBe(true);
+    expect(wantsHelp(["-h"])).toBe(true);
+    expect(wantsHelp(["--", "--help"])).toBe(false);
+  });
+
+  it("lists each flag with its environment variable and default", () => {
+    const help = formatHelp(SERVE);
+    expect(help.split("\n")[0]).toBe("Usage: npm run serve -- [options]");
+    expect(help).toMatch(/--port N +port to listen on \(0 picks a free one\) \[env PORT, default 3000\]/);
+    expect(help).toMatch(/--trust-proxy +rate-limit .* \[env TRUST_PROXY\]/);
+    expect(help).toMatch(/--help, -h +print this help and exit/);
+  });
+});
+
+describe("npm start", () => {
+  it("takes every build and serve flag, and the sample's except where to write it (that is --db)", () => {
+    const names = Object.keys(START.flags);
+    for (const name of [...Object.keys(BUILD.flags), ...Object.keys(SERVE.flags)]) expect(names).toContain(name);
+    expect(names).toEqual(expect.arrayContaining(["scale", "seed", "as-of"]));
+  });
+
+  it("hands the serve flags to the server", () => {
+    const options = resolveStartOptions(readFlags(START, ["--read-limit", "7", "--trust-proxy", "--host", "127.0.0.1", "--port", "3917"], {}));
+    expect(options.serve).toEqual({ dist: "dist", port: 3917, host: "127.0.0.1", trustProxy: true, readRateLimit: 7 });
+  });
+
+  it("builds for the address it serves unless told otherwise", () => {
+    const at = (argv: string[], env = {}) => resolveStartOptions(readFlags(START, argv, env)).build.baseUrl;
+    expect(at([])).toBe("http://localhost:3000");
+    expect(at([], { PORT: "8080" })).toBe("http://localhost:8080");
+    expect(at(["--host", "0.0.0.0", "--port", "80"])).toBe("http://localhost:80");
+    expect(at(["--host", "::1"])).toBe("http://[::1]:3000");
+    expect(at(["--base-url", "https://api.example.org"], { PORT: "8080" })).toBe("https://api.example.org");
+  });
+
+  it("builds and serves one folder, named by --out or --dist", () => {
+    const start = (argv: string[], env = {}) => resolveStartOptions(readFlags(START, argv, env));
+    expect(start(["--dist", "public"])).toMatchObject({ build: { out: "public" }, serve: { dist: "public" } });
+    expect(start(["--out", "public"], { DIST: "other" })).toMatchObject({ build: { out: "public" }, serve: { dist: "public" } });
+    expect(start([], { DIST: "other" })).toMatchObject({ build: { out: "other" }, serve: { dist: "other" } });
+    expect(refuse(() => start(["--out", "a", "--dist", "b"])).lines).toEqual(["error: --out a and --dist b disagree: npm start serves the folder it builds, so give one"]);
+  });
+
+  it("samples into the snapshot it then builds", () => {
+    const options = resolveStartOptions(readFlags(START, ["--db", "x.sqlite"], { SCALE: "500" }));
+    expect(options.sample).toEqual({ scale: 500, seed: "1", asOf: "2026-11-15T18:00:00Z", out: "x.sqlite" });
+    expect(options.build.db).toBe("x.sqlite");
+  });
+});
