@@ -25,29 +25,3 @@ export interface RankedSpammer {
 export function compareSpammers(a: RankedSpammer, b: RankedSpammer): number {
   return b.reportsCount - a.reportsCount || b.lastSeenMs - a.lastSeenMs || compareCodePoints(a.username, b.username);
 }
-
-/** The best `capacity` items seen so far under `compare`, kept sorted; O(log k) per rejected offer. */
-export class TopList<T> {
-  readonly items: T[] = [];
-  offered = 0;
-
-  constructor(
-    private readonly capacity: number,
-    private readonly compare: (a: T, b: T) => number,
-  ) {}
-
-  offer(item: T): void {
-    this.offered++;
-    const items = this.items;
-    if (items.length === this.capacity && this.compare(item, items[items.length - 1]!) >= 0) return;
-    let lo = 0;
-    let hi = items.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(items[mid]!, item) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    items.splice(lo, 0, item);
-    if (items.length > this.capacity) items.pop();
-  }
-}

@@ -7,7 +7,8 @@
 import { CATEGORIES, getCategoryIndex, getCategoryLabel, type Category } from "../../core/categories.ts";
 import { escapeMarkup as e } from "../../core/escape.ts";
 import { compareCodePoints } from "../../core/order.ts";
-import { TopList, compareCompanies } from "../../core/ranking.ts";
+import { compareCompanies } from "../../core/ranking.ts";
+import { TopList } from "../../core/top-list.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
 import { renderCheckResult } from "../emitters/check.ts";

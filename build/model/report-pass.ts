@@ -6,7 +6,8 @@
  */
 import { CATEGORIES, rankCategoryIndexes } from "../../core/categories.ts";
 import { compareCodePoints, compareNames } from "../../core/order.ts";
-import { TopList, compareSpammers } from "../../core/ranking.ts";
+import { compareSpammers } from "../../core/ranking.ts";
+import { TopList } from "../../core/top-list.ts";
 import { LIST_TOP } from "../../core/routes/table.ts";
 import { getUsernameRejection } from "../../core/username.ts";
 import { BuildError } from "../errors.ts";

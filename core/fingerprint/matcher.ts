@@ -31,10 +31,10 @@ import type { FingerprintIndex } from "./fingerprint-index.ts";
 import type { MatchResult, SignalInput } from "./types.ts";
 import type { SignalKey } from "./weights.ts";
 import { compareCodePoints } from "../order.ts";
+import { ScoredTopList } from "../top-list.ts";
 
 /** `top_candidates` holds at most this many (DESIGN, "Fingerprint"). */
 export const TOP_CANDIDATES = 5;
-const FIFTH = TOP_CANDIDATES - 1;
 
 export interface MatchStats {
   /** Map lookups of sent (key, value) pairs, and of pairs of long values. */
@@ -65,10 +65,8 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
   const longValues = new Int32Array(keys.length); // ordered by list length, shortest first
   const maxPairs = (keys.length * (keys.length - 1)) / 2;
   const pairs = new Int32Array(maxPairs * 3); // [list id, value a, value b], shortest list first
-  const topPosition = new Int32Array(TOP_CANDIDATES);
-  const topHundredths = new Int32Array(TOP_CANDIDATES);
-  const topMatchedMask = new Int32Array(TOP_CANDIDATES);
-  let count = 0;
+  // Candidates by confidence (hundredths), then rank (position); the tag is the matched mask.
+  const top = new ScoredTopList(TOP_CANDIDATES);
   let sentMask = 0;
   let valueLookups = 0;
   let pairLookups = 0;
@@ -105,7 +103,7 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
     }
     ignored.sort(compareCodePoints);
     round = round === 0xffffffff ? resetRounds() : round + 1;
-    count = 0;
+    top.reset(TOP_CANDIDATES);
     profilesScored = 0;
     pairLookups = 0;
 
@@ -145,9 +143,7 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
       const bound = getConfidenceHundredths(weight[best]!, weight[mask & sentMask & ~best]!, weight[sentMask & ~mask]!);
       for (let i = groupStart[g]!, end = groupStart[g + 1]!; i < end; i++) {
         const position = postings[i]!;
-        if (count === TOP_CANDIDATES && (bound < topHundredths[FIFTH]! || (bound === topHundredths[FIFTH]! && position >= topPosition[FIFTH]!))) {
-          break;
-        }
+        if (!top.wouldEnter(bound, position)) break;
         if (seenInRound[position] === round) continue;
         seenInRound[position] = round;
         score(position, mask);
@@ -164,19 +160,7 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
       if (sentValueOfKey[bit] === held) matched |= 1 << bit;
     }
     const hundredths = getConfidenceHundredths(weight[matched]!, weight[mask & sentMask & ~matched]!, weight[sentMask & ~mask]!);
-    // Insert into the top list: confidence descending, then rank (position) ascending.
-    let i = count;
-    while (i > 0 && (topHundredths[i - 1]! < hundredths || (topHundredths[i - 1] === hundredths && topPosition[i - 1]! > position))) i--;
-    if (i >= TOP_CANDIDATES) return;
-    for (let j = Math.min(count, FIFTH); j > i; j--) {
-      topPosition[j] = topPosition[j - 1]!;
-      topHundredths[j] = topHundredths[j - 1]!;
-      topMatchedMask[j] = topMatchedMask[j - 1]!;
-    }
-    topPosition[i] = position;
-    topHundredths[i] = hundredths;
-    topMatchedMask[i] = matched;
-    count = Math.min(count + 1, TOP_CANDIDATES);
+    top.offer(position, hundredths, matched);
   }
 
   function markPairProcessed(a: number, b: number): void {
@@ -208,23 +192,23 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
   }
 
   function buildResult(index: CompiledIndex, ignored: string[]): MatchResult {
-    if (count === 0) {
+    if (top.size === 0) {
       return { profile: null, confidence: 0, verdict: "unknown", matched_signals: [], ignored_signals: ignored, top_candidates: [] };
     }
-    const bestMatched = topMatchedMask[0]!;
+    const bestMatched = top.tagAt(0);
     const matched: string[] = [];
     const unmatched: string[] = [];
     index.keys.forEach((key, bit) => {
       if ((sentMask & (1 << bit)) !== 0) ((bestMatched & (1 << bit)) !== 0 ? matched : unmatched).push(key);
     });
     const top_candidates = [];
-    for (let i = 0; i < count; i++) {
-      top_candidates.push({ profile: index.candidateProfiles[topPosition[i]!]!, confidence: toConfidence(topHundredths[i]!) });
+    for (let i = 0; i < top.size; i++) {
+      top_candidates.push({ profile: index.candidateProfiles[top.idAt(i)]!, confidence: toConfidence(top.valueAt(i)) });
     }
     return {
-      profile: index.profiles[topPosition[0]!]!,
-      confidence: toConfidence(topHundredths[0]!),
-      verdict: getVerdictFromHundredths(topHundredths[0]!),
+      profile: index.profiles[top.idAt(0)]!,
+      confidence: toConfidence(top.valueAt(0)),
+      verdict: getVerdictFromHundredths(top.valueAt(0)),
       matched_signals: matched,
       unmatched_signals: unmatched,
       ignored_signals: ignored,

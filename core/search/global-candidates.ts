@@ -18,8 +18,8 @@ import type { GlobalSearchIndex } from "./global-index.ts";
 import { GRAM_PAD, createGramVoter } from "./global-votes.ts";
 import { hashStartGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
 import type { QueryVariant } from "./normalize.ts";
-import { createTopList } from "./top-list.ts";
-import type { TopList } from "./top-list.ts";
+import { createScoredTopList } from "../top-list.ts";
+import type { ScoredTopList } from "../top-list.ts";
 
 /** Voted documents kept per type beyond its display limit. */
 const VOTED_MARGIN = 12;
@@ -55,7 +55,7 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   // closure is wrapped when created, and a map per query is garbage at the p99.
   const masks = new Int32Array(index.titles.length);
   const proposed: number[] = [];
-  const tops: TopList[] = Array.from({ length: typeCount }, () => createTopList(0));
+  const tops: ScoredTopList[] = Array.from({ length: typeCount }, () => createScoredTopList(0));
   let limits: ArrayLike<number> = [];
 
   function propose(doc: number, bit: number): void {

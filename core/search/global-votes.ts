@@ -18,7 +18,7 @@ import type { GlobalSearchIndex } from "./global-index.ts";
 import { hasCyrillic } from "./normalize.ts";
 import { buildGramPostings, forEachGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
 import type { GramPostings } from "./gram-postings.ts";
-import type { TopList } from "./top-list.ts";
+import type { ScoredTopList } from "../top-list.ts";
 
 const GRAM_BITS = 19;
 /** Texts are padded with a space, so a text start and a word start give the same grams. */
@@ -38,7 +38,7 @@ export interface GramVoter {
   readonly table: GramPostings;
   readonly mask: number;
   /** Offers variant v's best-voted documents to `tops` (one list per type), tagged v. */
-  vote(variant: string, v: number, tops: readonly TopList[]): void;
+  vote(variant: string, v: number, tops: readonly ScoredTopList[]): void;
   /** How word-like `text` is for this corpus: mean log document frequency of its trigrams. */
   getPlausibility(text: string): number;
 }
@@ -83,7 +83,7 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array, n
     gramBuffer.push(bucket);
   }
 
-  function vote(variant: string, v: number, tops: readonly TopList[]): void {
+  function vote(variant: string, v: number, tops: readonly ScoredTopList[]): void {
     const exponent = exponents[hasCyrillic(variant) ? 1 : 0]!;
     gramBuffer.length = 0;
     forEachGram(variant, mask, collectGram, GRAM_PAD);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, getCategoryLabel, rankCategories } from "../../core/categories.ts";
 import { compareNames } from "../../core/order.ts";
-import { compareSpammers, TopList } from "../../core/ranking.ts";
+import { compareSpammers } from "../../core/ranking.ts";
+import { TopList } from "../../core/top-list.ts";
 import Database from "better-sqlite3";
 import { readInstant } from "../../build/snapshot/report-sql.ts";
 import { formatDate, formatInstant } from "../../core/time.ts";

@@ -1,7 +1,7 @@
 import Fuse from "fuse.js";
 import { describe, expect, it } from "vitest";
 import { BitapPattern, NO_MATCH, scoreRecord } from "../../core/search/fuse-score.ts";
-import { createTopList } from "../../core/search/top-list.ts";
+import { createScoredTopList } from "../../core/top-list.ts";
 import { createGlobalSearchIndex } from "../../core/search/global-index.ts";
 import type { GlobalSearchEntity, GlobalSearchIndex } from "../../core/search/global-index.ts";
 import { createGlobalSearcher, GLOBAL_FUSE_OPTIONS } from "../../core/search/global-searcher.ts";
@@ -198,7 +198,7 @@ describe("global search at a few thousand entities", () => {
 
 describe("prefilter top list", () => {
   it("keeps the k best offers, one per id, ties to the smaller id", () => {
-    const top = createTopList(3);
+    const top = createScoredTopList(3);
     for (const [id, value, tag] of [[5, 0.5, 0], [6, 0.7, 0], [5, 0.9, 1], [7, 0.1, 0], [9, 0.7, 2], [6, 0.2, 3], [8, 0.7, 4]] as const) top.offer(id, value, tag);
     const kept = () => Array.from({ length: top.size }, (_, k) => [top.idAt(k), top.tagAt(k)]);
     expect(kept()).toEqual([[5, 1], [6, 0], [8, 4]]);
