@@ -6,7 +6,7 @@
  */
 import { getCategoryLabel } from "../../core/categories.ts";
 import { renderCompanyBadge } from "../../core/svg/badge.ts";
-import { renderCompanyCard, type CardInput } from "../../core/svg/card.ts";
+import { renderCompanyCardSvg, type CardInput } from "../../core/svg/card.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
 import type { EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
@@ -32,6 +32,6 @@ export function* emitBadges({ model }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
     const card = toCardInput(company);
     yield { path: getRouteFile("getBadge", { slug: company.slug }), data: renderCompanyBadge(card) };
-    yield { path: getRouteFile("getCard", { slug: company.slug }), data: renderCompanyCard(card) };
+    yield { path: getRouteFile("getCard", { slug: company.slug }), data: renderCompanyCardSvg(card) };
   }
 }

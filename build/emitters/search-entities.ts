@@ -9,6 +9,7 @@
  * the day of publication for videos and blog posts (the newest first).
  */
 import { getCategoryLabel } from "../../core/categories.ts";
+import { countNoun } from "../../core/format.ts";
 import type { GlobalSearchEntity } from "../../core/search/global-index.ts";
 import { normalizeSearchQuery } from "../../core/search/normalize.ts";
 import { DAY_MS, formatDate } from "../../core/time.ts";
@@ -26,7 +27,7 @@ export function* listGlobalEntities(model: Model): Generator<GlobalSearchEntity>
       type: "company",
       title: company.name,
       url: sitePaths.companyPage(company.slug),
-      subtitle: `${getCategoryLabel(company.category)} · ${countText(company.reportsCount, "complaint")}`,
+      subtitle: `${getCategoryLabel(company.category)} · ${countNoun(company.reportsCount, "complaint")}`,
       keys: domain ? [...company.aliases, domain] : company.aliases,
       rank: company.reportsCount,
     };
@@ -37,7 +38,7 @@ export function* listGlobalEntities(model: Model): Generator<GlobalSearchEntity>
       type: "person",
       title: person.name,
       url: sitePaths.person(person.slug),
-      subtitle: joinParts(countText(person.reportsCount, "complaint"), company),
+      subtitle: joinParts(countNoun(person.reportsCount, "complaint"), company),
       rank: person.reportsCount,
     };
   }
@@ -67,7 +68,7 @@ function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
       type: "video_channel",
       title: channel.name,
       url: sitePaths.videoChannel(channel.slug),
-      subtitle: channel.subscribers === null ? "Video channel" : countText(channel.subscribers, "subscriber"),
+      subtitle: channel.subscribers === null ? "Video channel" : countNoun(channel.subscribers, "subscriber"),
       rank: channel.subscribers ?? 0,
     };
   }
@@ -76,7 +77,7 @@ function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
       type: "chat_channel",
       title: channel.title,
       url: sitePaths.chatChannel(channel.username),
-      subtitle: joinParts(`@${channel.username}`, channel.subscribers === null ? undefined : countText(channel.subscribers, "subscriber")),
+      subtitle: joinParts(`@${channel.username}`, channel.subscribers === null ? undefined : countNoun(channel.subscribers, "subscriber")),
       keys: [channel.username],
       rank: channel.subscribers ?? 0,
     };
@@ -86,7 +87,7 @@ function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
       type: "chat",
       title: chat.title,
       url: sitePaths.chat(chat.username),
-      subtitle: joinParts(`@${chat.username}`, chat.members === null ? undefined : countText(chat.members, "member")),
+      subtitle: joinParts(`@${chat.username}`, chat.members === null ? undefined : countNoun(chat.members, "member")),
       keys: [chat.username],
       rank: chat.members ?? 0,
     };
@@ -102,9 +103,6 @@ function* listContentEntities(model: Model): Generator<GlobalSearchEntity> {
   }
 }
 
-export function countText(n: number, noun: string): string {
-  return `${n} ${n === 1 ? noun : `${noun}s`}`;
-}
 
 function joinParts(...parts: (string | undefined)[]): string {
   return parts.filter((part) => part !== undefined && part !== "").join(" · ");

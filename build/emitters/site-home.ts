@@ -7,7 +7,8 @@ import { escapeMarkup as e } from "../../core/escape.ts";
 import { formatDate } from "../../core/time.ts";
 import type { EmitContext } from "../context.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
-import { formatCount, renderPage, text } from "../html/layout.ts";
+import { formatCount } from "../../core/format.ts";
+import { renderPage, text } from "../html/layout.ts";
 import type { OutputFile } from "../writer.ts";
 
 const TOP_COMPANIES = 10;

@@ -10,7 +10,8 @@ import { formatDate } from "../../core/time.ts";
 import { formatTrend, getWeekTrend } from "../../core/trend.ts";
 import type { EmitContext } from "../context.ts";
 import { EMBED_SIZES, EMBED_STYLES, renderBadgeHtml, renderBadgeMarkdown, renderIframeSnippet } from "../html/embed-styles.ts";
-import { formatCount, renderFacts, renderPage, text } from "../html/layout.ts";
+import { formatCount, pluralize } from "../../core/format.ts";
+import { renderFacts, renderPage, text } from "../html/layout.ts";
 import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer.ts";
 import { getCompanyWeeks } from "./company.ts";
@@ -43,7 +44,7 @@ function companyPage(company: Company, { urls }: EmitContext, asOf: string): str
     asOf,
     body: `<p><a href="${e(urls.companyList())}">All companies</a></p>
 <h1>${text(name)}</h1>
-<p><img src="${e(urls.badge(slug))}" alt="${e(`${name}: ${formatCount(company.reportsCount)} spam ${company.reportsCount === 1 ? "complaint" : "complaints"}`)}"></p>
+<p><img src="${e(urls.badge(slug))}" alt="${e(`${name}: ${formatCount(company.reportsCount)} spam ${pluralize(company.reportsCount, "complaint")}`)}"></p>
 ${facts}
 <p>Data: <a href="${e(`${urls.base}/api/company/${encodeURIComponent(slug)}`)}">JSON card</a>,
 <a href="${e(`${urls.base}/api/widget/${encodeURIComponent(slug)}`)}">widget data</a>,
@@ -62,7 +63,7 @@ function companyListPage(ranked: readonly Company[], n: number, pages: number, {
     .slice(first, first + LIST_LIMIT.default)
     .map((c, i) => `<tr><td class="n">${first + i + 1}</td><td><a href="${e(urls.companyPage(c.slug))}">${text(c.name)}</a></td><td>${e(getCategoryLabel(c.category))}</td><td class="n">${formatCount(c.reportsCount)}</td></tr>`)
     .join("\n");
-  const pageUrl = (k: number) => (k === 1 ? urls.companyList() : `${urls.companyList()}/page/${k}`);
+  const pageUrl = (k: number) => urls.companyListPage(k);
   const nav = [n > 1 ? `<a href="${e(pageUrl(n - 1))}" rel="prev">Previous</a>` : "", n < pages ? `<a href="${e(pageUrl(n + 1))}" rel="next">Next</a>` : ""]
     .filter(Boolean)
     .join(" · ");

@@ -6,6 +6,7 @@
  */
 import { CATEGORIES, getCategoryIndex, getCategoryLabel, type Category } from "../../core/categories.ts";
 import { escapeMarkup as e } from "../../core/escape.ts";
+import { countNoun } from "../../core/format.ts";
 import { compareCodePoints } from "../../core/order.ts";
 import { compareCompanies } from "../../core/ranking.ts";
 import { TopList } from "../../core/top-list.ts";
@@ -55,7 +56,7 @@ export function toUsernameEntry(spammer: Spammer, urls: Urls, credit: Credit): F
   const companies = check.companies.map((c) => `<a href="${e(c.url)}">${e(c.name)}</a>`).join(", ");
   const html = [
     `<p><a href="${e(check.url)}">@${e(check.username)}</a> was first reported at ${check.first_seen}.</p>`,
-    `<p>${count(check.reports_count, "report")} from ${count(check.unique_reports, "reporter")}, the latest at ${check.last_seen}; ` +
+    `<p>${countNoun(check.reports_count, "report")} from ${countNoun(check.unique_reports, "reporter")}, the latest at ${check.last_seen}; ` +
       `${check.last_7_days} in the last 7 days (week trend ${check.week_trend}%).</p>`,
     check.categories.length ? `<p>Categories: ${check.categories.map(getCategoryLabel).map(e).join(", ")}.</p>` : "",
     companies ? `<p>Named with: ${companies}.</p>` : "",
@@ -90,7 +91,7 @@ export function toCompanyEntry(company: Company, day0Ms: number, urls: Urls, cre
   const trend = formatTrend(card.week_trend);
   const day = new Date(day0Ms).toISOString().slice(0, 10);
   const html = [
-    `<p><a href="${e(card.url)}">${e(card.name)}</a> (${e(card.category_label)}): ${count(card.last_7_days, "complaint")} in the last 7 days, ` +
+    `<p><a href="${e(card.url)}">${e(card.name)}</a> (${e(card.category_label)}): ${countNoun(card.last_7_days, "complaint")} in the last 7 days, ` +
       `${previous} in the 7 days before (${trend}, week trend ${card.week_trend}%); ${card.reports_count} in all.</p>`,
     `<p><small>${e(credit.line)}</small></p>`,
   ].join("");
@@ -103,8 +104,4 @@ export function toCompanyEntry(company: Company, day0Ms: number, urls: Urls, cre
  */
 export function sortEntries(entries: FeedEntry[]): FeedEntry[] {
   return entries.sort((a, b) => b.dateMs - a.dateMs);
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -13,7 +13,7 @@ import type { Urls } from "../../core/urls.ts";
 import { renderWidget } from "../emitters/company.ts";
 import type { Company } from "../model/types.ts";
 import { EMBED_SIZES, type EmbedStyle } from "./embed-styles.ts";
-import { formatCount } from "./layout.ts";
+import { formatCount, pluralize } from "../../core/format.ts";
 
 
 const FONT = "system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif";
@@ -51,7 +51,7 @@ function toEmbedData(company: Company, urls: Urls): EmbedData {
 }
 
 function complaints(n: number): string {
-  return `${formatCount(n)} ${n === 1 ? "complaint" : "complaints"}`;
+  return `${formatCount(n)} ${pluralize(n, "complaint")}`;
 }
 
 /** A document of exactly one link; `title` is the link's tooltip (unescaped). */
@@ -89,7 +89,7 @@ function renderCounter(d: EmbedData, theme: Theme): EmbedParts {
   const css = `.w{display:flex;flex-direction:column;justify-content:center;box-sizing:border-box;width:100%;height:100%;padding:8px 10px;border:1px solid ${c.border};border-radius:8px;background:${c.background};color:${c.text}}.n{font-size:13px;line-height:16px;font-weight:600}.c{font-size:26px;line-height:30px;font-weight:700;font-variant-numeric:tabular-nums}.l,.t{font-size:11px;line-height:14px;color:${c.muted}}.t b{color:${c[d.direction]}}`;
   return {
     css,
-    content: `<span class="e n" dir="auto">${e(d.name)}</span><span class="e c">${formatCount(d.reports)}</span><span class="e l">spam ${d.reports === 1 ? "complaint" : "complaints"}</span><span class="e t"><b><span aria-hidden="true">${ARROWS[d.direction]}</span> ${e(d.trend)}</b> · ${formatCount(d.week)} in 7 days</span>`,
+    content: `<span class="e n" dir="auto">${e(d.name)}</span><span class="e c">${formatCount(d.reports)}</span><span class="e l">spam ${pluralize(d.reports, "complaint")}</span><span class="e t"><b><span aria-hidden="true">${ARROWS[d.direction]}</span> ${e(d.trend)}</b> · ${formatCount(d.week)} in 7 days</span>`,
   };
 }
 
@@ -108,7 +108,7 @@ function renderBanner(d: EmbedData, theme: Theme): EmbedParts {
   const css = `.w{display:flex;align-items:center;gap:14px;box-sizing:border-box;width:100%;height:100%;padding:0 14px;border:1px solid ${c.border};border-radius:8px;background:${c.background};color:${c.text}}.id{flex:1 1 auto;min-width:0}.n{font-size:15px;line-height:19px;font-weight:700}.s,small{font-size:11px;line-height:14px;color:${c.muted}}.c,.t{flex:none;display:flex;flex-direction:column;text-align:right}.c b{font-size:20px;line-height:24px;font-variant-numeric:tabular-nums}.t b{font-size:14px;line-height:18px;color:${c[d.direction]}}.sp{flex:none}`;
   return {
     css,
-    content: `<span class="id"><span class="e n" dir="auto">${e(d.name)}</span><span class="e s">${e(d.category)} · spam complaints</span></span><span class="c"><b>${formatCount(d.reports)}</b><small>${d.reports === 1 ? "complaint" : "complaints"}</small></span>${renderSparkline(d.days, c.bar)}<span class="t"><b><span aria-hidden="true">${ARROWS[d.direction]}</span> ${e(d.trend)}</b><small>${formatCount(d.week)} in 7 days</small></span>`,
+    content: `<span class="id"><span class="e n" dir="auto">${e(d.name)}</span><span class="e s">${e(d.category)} · spam complaints</span></span><span class="c"><b>${formatCount(d.reports)}</b><small>${pluralize(d.reports, "complaint")}</small></span>${renderSparkline(d.days, c.bar)}<span class="t"><b><span aria-hidden="true">${ARROWS[d.direction]}</span> ${e(d.trend)}</b><small>${formatCount(d.week)} in 7 days</small></span>`,
   };
 }
 

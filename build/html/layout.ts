@@ -27,10 +27,6 @@ export function text(value: string): string {
   return `<bdi>${e(value)}</bdi>`;
 }
 
-/** `1234567` → `1,234,567`, the same on every machine (no locale data involved). */
-export function formatCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
 
 export interface PageOptions {
   /** The page title, unescaped. */

@@ -3,7 +3,8 @@
  * as its text plus padding. Pure functions: data in, SVG text out. The colours keep white text
  * at a contrast of at least 4.5:1 (WCAG AA for small text), which shields' own palette does not.
  */
-import { createElement, createSvgDocument, createText, FONT_FAMILY, formatCount } from "./markup.ts";
+import { formatCount, pluralize } from "../format.ts";
+import { createElement, createSvgDocument, createText, FONT_FAMILY } from "./markup.ts";
 import { measureText, toDisplayText, truncateToWidth } from "./text-width.ts";
 
 export const BADGE_HEIGHT = 20;
@@ -63,7 +64,7 @@ export function renderBadge({ label, value, color, accessibleName }: BadgeInput)
 /** `no reports`, `1 report`, `1,234 reports`. */
 export function formatReports(count: number): string {
   if (count === 0) return "no reports";
-  return `${formatCount(count)} ${count === 1 ? "report" : "reports"}`;
+  return `${formatCount(count)} ${pluralize(count, "report")}`;
 }
 
 export interface CompanyBadgeInput {
@@ -104,7 +105,7 @@ export interface ChatBadgeInput {
 export function renderChatBadge(chat: ChatBadgeInput): string {
   const who = `${toDisplayText(chat.title)} (@${chat.username})`;
   const since = chat.protectedSinceDate ? ` since ${chat.protectedSinceDate}` : "";
-  const blocked = chat.spamBlocked === null ? "" : `, ${formatCount(chat.spamBlocked)} spam ${chat.spamBlocked === 1 ? "message" : "messages"} blocked`;
+  const blocked = chat.spamBlocked === null ? "" : `, ${formatCount(chat.spamBlocked)} spam ${pluralize(chat.spamBlocked, "message")} blocked`;
   const detail = chat.protected ? `protected${since}${blocked}` : "not protected";
   return renderBadge({
     label: "spam protection",

@@ -11,7 +11,8 @@
  *   │ reports                      last 7 days   │
  *   └────────────────────────────────────────────┘
  */
-import { createElement, createSvgDocument, createText, FONT_FAMILY, formatCount } from "./markup.ts";
+import { formatCount, pluralize } from "../format.ts";
+import { createElement, createSvgDocument, createText, FONT_FAMILY } from "./markup.ts";
 import { measureText, toDisplayText, truncateToWidth } from "./text-width.ts";
 
 export const CARD_WIDTH = 340;
@@ -72,12 +73,12 @@ function renderSparkline(days: readonly number[]): string {
 export function describeCard(card: CardInput): string {
   if (card.reportsCount === 0) return `${toDisplayText(card.name)}, ${card.categoryLabel}: no reports`;
   const current = card.lastSevenDays.reduce((a, b) => a + b, 0);
-  const reports = `${formatCount(card.reportsCount)} ${card.reportsCount === 1 ? "report" : "reports"}`;
+  const reports = `${formatCount(card.reportsCount)} ${pluralize(card.reportsCount, "report")}`;
   const recent = `${formatCount(current)} in the last 7 days (${card.trend} vs the 7 days before)`;
   return `${toDisplayText(card.name)}, ${card.categoryLabel}: ${reports}; ${recent}; by day, oldest first: ${card.lastSevenDays.join(", ")}`;
 }
 
-export function renderCompanyCard(card: CardInput): string {
+export function renderCompanyCardSvg(card: CardInput): string {
   const name = truncateToWidth(toDisplayText(card.name), CARD_WIDTH - 2 * MARGIN, NAME_SIZE);
   const category = truncateToWidth(card.categoryLabel, CARD_WIDTH - 2 * MARGIN);
   const count = formatCount(card.reportsCount);
@@ -91,7 +92,7 @@ export function renderCompanyCard(card: CardInput): string {
       createText(name, { x: MARGIN, y: 32, fontSize: NAME_SIZE, fill: CARD_COLORS.text }) +
         createText(category, { x: MARGIN, y: 52, fontSize: 11, fill: CARD_COLORS.muted }) +
         createText(count, { x: MARGIN, y: 92, fontSize: fitFontSize(count, LEFT_COLUMN_WIDTH, COUNT_SIZE), fill: CARD_COLORS.text }) +
-        createText(card.reportsCount === 1 ? "report" : "reports", { x: MARGIN, y: 108, fontSize: 11, fill: CARD_COLORS.muted }) +
+        createText(pluralize(card.reportsCount, "report"), { x: MARGIN, y: 108, fontSize: 11, fill: CARD_COLORS.muted }) +
         createText(trend, { x: INNER_RIGHT, y: 72, fontSize: fitFontSize(trend, RIGHT_COLUMN_WIDTH, 11), anchor: "end", fill: trendColor }) +
         createText("last 7 days", { x: INNER_RIGHT, y: 116, fontSize: 9, anchor: "end", fill: CARD_COLORS.muted }),
     ) +

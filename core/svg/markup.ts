@@ -74,7 +74,3 @@ export function createSvgDocument(width: number, height: number, accessibleName:
   return createElement("svg", attributes, createElement("title", {}, escapeMarkup(accessibleName)) + body) + "\n";
 }
 
-/** `1234567` → `1,234,567`, without locale data (the build's bytes must not depend on ICU). */
-export function formatCount(n: number): string {
-  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}

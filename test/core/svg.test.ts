@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BADGE_COLORS, renderCompanyBadge } from "../../core/svg/badge.ts";
-import { CARD_COLORS, CARD_HEIGHT, CARD_WIDTH, renderCompanyCard } from "../../core/svg/card.ts";
+import { CARD_COLORS, CARD_HEIGHT, CARD_WIDTH, renderCompanyCardSvg } from "../../core/svg/card.ts";
 import { measureTenths, measureText, truncateToWidth } from "../../core/svg/text-width.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 
@@ -204,7 +204,7 @@ describe("every SVG of the build", () => {
 });
 
 describe("a hostile, too long name", () => {
-  const card = renderCompanyCard({ name: HOSTILE_NAME, categoryLabel: "Other", reportsCount: 1234567, lastSevenDays: [0, 3, 1, 0, 7, 2, 1], trend: "+250%", trendDirection: "up" });
+  const card = renderCompanyCardSvg({ name: HOSTILE_NAME, categoryLabel: "Other", reportsCount: 1234567, lastSevenDays: [0, 3, 1, 0, 7, 2, 1], trend: "+250%", trendDirection: "up" });
   const badge = renderCompanyBadge({ name: HOSTILE_NAME, reportsCount: 7, trendDirection: "down" });
 
   it("is cut with an ellipsis by measured width and escaped, with no control character left", () => {
@@ -262,7 +262,7 @@ describe("golden files", () => {
   });
 
   it("card-long-hostile-name.svg and badge-long-hostile-name.svg match", () => {
-    expectGolden("card-long-hostile-name.svg", renderCompanyCard({ name: HOSTILE_NAME, categoryLabel: "Other", reportsCount: 1234567, lastSevenDays: [0, 3, 1, 0, 7, 2, 1], trend: "+250%", trendDirection: "up" }));
+    expectGolden("card-long-hostile-name.svg", renderCompanyCardSvg({ name: HOSTILE_NAME, categoryLabel: "Other", reportsCount: 1234567, lastSevenDays: [0, 3, 1, 0, 7, 2, 1], trend: "+250%", trendDirection: "up" }));
     expectGolden("badge-long-hostile-name.svg", renderCompanyBadge({ name: HOSTILE_NAME, reportsCount: 7, trendDirection: "down" }));
   });
 
