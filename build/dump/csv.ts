@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type Papa from "papaparse";
+import Papa from "papaparse";
 import { removeControlCharacters } from "../../core/escape.ts";
 import { BuildError } from "../errors.ts";
 import type { ChunkedData } from "../writer.ts";
@@ -24,55 +24,20 @@ export type Cell = string | number | null;
  * a number.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-/**
- * The papaparse configuration whose output formatCsvRecords reproduces; test/build/dump.test.ts holds
- * the two byte-equal on hostile cells.
- */
+/** How the dump's CSV is written (RFC 4180 with CRLF, formula guard). */
 export const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
-/** Besides a quote, what makes papaparse quote a cell (Papa.BAD_DELIMITERS and the delimiter). */
-const NEEDS_QUOTES = /[\r\n,\ufeff]/;
-const QUOTE = /"/g;
 const BATCH_ROWS = 2048;
 
 /**
- * Records as CSV text, each ending with CRLF: exactly `Papa.unparse(rows, PAPA_CONFIG) + "\r\n"`,
- * written out because it runs for every username of the report pass, where papaparse's general
- * per-cell path (options, dates, quote functions) was a tenth of the main thread's time.
- * Control characters are looked for in the whole batch at once (one native scan); only a batch
- * that has one is cleaned cell by cell and written again, so that the formula guard sees each
- * cell as it will be published.
+ * Records as CSV text, each ending with CRLF, by papaparse. Control characters are removed from
+ * each text cell first, so that the formula guard sees the cell as it will be published. (The
+ * spammer rows, a million at scale, mostly take a direct path held byte-equal to this one:
+ * build/dump/columns.ts, createSpammerRecordFormatter.)
  */
 export function formatCsvRecords(rows: Cell[][]): string {
-  const text = joinRecords(rows);
-  if (removeControlCharacters(text) === text) return text;
-  return joinRecords(rows.map((row) => row.map((cell) => (typeof cell === "string" ? removeControlCharacters(cell) : cell))));
-}
-
-function joinRecords(rows: Cell[][]): string {
-  let text = "";
-  for (const row of rows) {
-    for (let c = 0; c < row.length; c++) text += c === 0 ? formatCell(row[c]!) : "," + formatCell(row[c]!);
-    text += "\r\n";
-  }
-  return text;
-}
-
-/** papaparse's `safe(cell)` for PAPA_CONFIG. */
-function formatCell(cell: Cell): string {
-  if (cell === null) return "";
-  if (typeof cell === "number") return String(cell);
-  let text = cell;
-  let quoted = false;
-  if (FORMULA_START.test(text)) {
-    text = "'" + text;
-    quoted = true;
-  }
-  if (text.includes('"')) {
-    text = text.replace(QUOTE, '""');
-    quoted = true;
-  }
-  if (!quoted) quoted = NEEDS_QUOTES.test(text) || text.charCodeAt(0) === 32 || text.charCodeAt(text.length - 1) === 32;
-  return quoted ? `"${text}"` : text;
+  if (rows.length === 0) return "";
+  const clean = rows.map((row) => row.map((cell) => (typeof cell === "string" ? removeControlCharacters(cell) : cell)));
+  return Papa.unparse(clean, PAPA_CONFIG) + "\r\n";
 }
 
 /**
