@@ -15,7 +15,7 @@ import { createProgress, type ProgressSink } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
 import { openSnapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
-import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer.ts";
+import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer/index.ts";
 
 export interface BuildOptions {
   db: string;

@@ -18,7 +18,7 @@ import { fillTemplate } from "../core/routes/templates.ts";
 import { MEDIA_TYPES, type ExampleKeys, type ExampleRequest, type Route } from "../core/routes/types.ts";
 import type { Urls } from "../core/urls.ts";
 import type { Model } from "./model/types.ts";
-import type { OutputFile } from "./writer.ts";
+import type { OutputFile } from "./writer/index.ts";
 
 /** Text examples (HTML, SVG, CSV, feeds) are shown cut to this many characters. */
 const TEXT_EXAMPLE_CHARS = 1600;

@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import Papa from "papaparse";
 import { removeControlCharacters } from "../../core/escape.ts";
 import { BuildError } from "../errors.ts";
-import type { ChunkedData } from "../writer.ts";
+import type { ChunkedData } from "../writer/index.ts";
 
 export type Cell = string | number | null;
 

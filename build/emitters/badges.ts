@@ -10,7 +10,7 @@ import { renderCompanyCardSvg, type CardInput } from "../../core/svg/card.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
 import type { EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getCompanyWeeks } from "./company.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 

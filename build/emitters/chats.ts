@@ -8,7 +8,7 @@ import { formatDate, formatInstant } from "../../core/time.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { ChatStatus } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 /** The status answer (field order as in the issue); unknown chats get `{found:false, username}` from the server. */

@@ -7,7 +7,7 @@ import { getWeekTrend } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company, Spammer } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { createFileFiller } from "../../core/routes/match.ts";
 import type { CheckFound } from "../../core/routes/schemas.ts";
 

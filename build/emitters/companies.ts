@@ -10,7 +10,7 @@ import { LIST_LIMIT } from "../../core/routes/table.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 export function renderCompanyItem(company: Company, urls: Urls): CompanyListItem {
   return { id: company.id, name: company.name, slug: company.slug, reports_count: company.reportsCount, url: urls.companyPage(company.slug) };

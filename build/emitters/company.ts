@@ -9,7 +9,7 @@ import type { CompanyCard, Widget } from "../../core/routes/schemas.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 export function getCompanyWeeks(company: Company): { current: number; previous: number; days: number[] } {

@@ -7,7 +7,7 @@
 import { getRouteFile } from "../../core/routes/match.ts";
 import { formatInstant } from "../../core/time.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 export function* emitDetectionRules({ model }: EmitContext): Generator<OutputFile> {
   const { version, updatedAtMs, rules } = model.detectionRules;

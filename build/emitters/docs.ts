@@ -9,7 +9,7 @@ import { formatDate } from "../../core/time.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import { renderDocsBody } from "../html/docs.ts";
 import { renderPage } from "../html/layout.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 export function* emitApiDocs({ model, urls, examples }: EmitContext): Generator<OutputFile> {
   const answers = examples.answer(urls, model.asOfMs);

@@ -15,7 +15,7 @@ import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
 import { withContext } from "../errors.ts";
-import type { ChunkedData, OutputFile } from "../writer.ts";
+import type { ChunkedData, OutputFile } from "../writer/index.ts";
 
 export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;

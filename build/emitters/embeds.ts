@@ -6,7 +6,7 @@
 import type { EmitContext } from "../context.ts";
 import { renderEmbed, renderEmbedNotFound } from "../html/embed.ts";
 import { EMBED_STYLES } from "../html/embed-styles.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { EMBED_NOT_FOUND_FILE } from "../../core/routes/table.ts";
 

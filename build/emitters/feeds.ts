@@ -14,7 +14,7 @@ import type { EmitContext } from "../context.ts";
 import { getCredit } from "../dump/credit.ts";
 import { selectNewestSpammers, selectRisingCompanies, sortEntries, toCompanyEntry, toUsernameEntry } from "../feeds/entries.ts";
 import { renderFeed } from "../feeds/render.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 /** The files behind the three feeds of a category (null: all), from the route table. */

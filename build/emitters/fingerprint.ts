@@ -7,7 +7,7 @@
 import { getRouteFile } from "../../core/routes/match.ts";
 import { FINGERPRINT_INDEX_FILE } from "../../core/routes/table.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 export function* emitFingerprintIndex({ model }: EmitContext): Generator<OutputFile> {
   const index = model.fingerprints;

@@ -3,7 +3,7 @@
  * rules point at, generated from the route table (core/hosting/netlify.ts).
  */
 import { getStaticHostProblemFiles, renderHeaders, renderRedirects } from "../../core/hosting/netlify.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 export function* emitHostConfig(): Generator<OutputFile> {
   yield { path: "_headers", data: renderHeaders() };

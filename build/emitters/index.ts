@@ -6,7 +6,7 @@
  * it writes.
  */
 import type { EmitContext } from "../context.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { emitBadges } from "./badges.ts";
 import { emitChatStatuses } from "./chats.ts";
 import { emitCheckFiles } from "./check.ts";

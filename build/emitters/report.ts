@@ -5,7 +5,7 @@
  */
 import { formatInstant } from "../../core/time.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 export function* emitBuildReport({ model, urls }: EmitContext): Generator<OutputFile> {

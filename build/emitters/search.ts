@@ -19,7 +19,7 @@ import { UsernameCollector } from "../../core/search/ranked-usernames.ts";
 import { getAvatarUrl, type Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Company, Person } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { listGlobalEntities } from "./search-entities.ts";
 
 export { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";

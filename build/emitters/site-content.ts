@@ -14,7 +14,7 @@ import { renderFacts, renderPage, text } from "../html/layout.ts";
 import type { Model, Person } from "../model/types.ts";
 import type { VideoChannelRow, VideoRow } from "../snapshot/content.ts";
 import type { Dated } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 

@@ -9,7 +9,7 @@ import type { EmitContext } from "../context.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { formatCount } from "../../core/format.ts";
 import { renderPage, text } from "../html/layout.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 const TOP_COMPANIES = 10;
 const NEWEST_POSTS = 5;

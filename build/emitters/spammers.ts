@@ -12,7 +12,7 @@ import { getSpammerItem, type SpammerItem } from "../../core/spammer-item.ts";
 import type { Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
 import type { Spammer } from "../model/types.ts";
-import type { OutputFile } from "../writer.ts";
+import type { OutputFile } from "../writer/index.ts";
 import { renderCheckResult } from "./check.ts";
 
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
-import { createDiskWriter, MemoryWriter } from "../../build/writer.ts";
+import { createDiskWriter, MemoryWriter } from "../../build/writer/index.ts";
 import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");

@@ -1,8 +1,8 @@
+// @ts-check
 "use strict";
 // Writes files and streams the manifest that lists them (path, size, SHA-256), in the order the
-// files arrive, so the manifest of a million files never sits in memory. Plain JavaScript: the
-// disk writer runs it in a worker thread. CommonJS, because that worker is started from source
-// text (see build/writer.ts) so that no ESM loader hook of the parent runner gets involved.
+// files arrive, so the manifest of a million files never sits in memory. CommonJS, because the
+// disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
 
 const MANIFEST_PATH = "manifest.json";

@@ -1,75 +1,26 @@
 /**
- * The one place files are put on disk (STYLE: emitters return files, one writer writes them).
- * Every file goes into the manifest with its size and SHA-256 (build/file-sink.mjs). The disk
- * writer hands batches to a worker thread, so hashing and writing a million small files runs on
- * the second core while this one reads SQLite and serialises JSON; the build stays synchronous by
- * waiting on a shared counter when too many batches are in flight. A memory writer with the same
- * interface lets tests build without touching the disk.
+ * The disk writer hands batches to a worker thread (write-worker.cjs), so hashing and writing a
+ * million small files runs on the second core while this one serialises JSON; the build stays
+ * synchronous by waiting on a shared counter when too many batches are in flight.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { BuildError } from "./errors.ts";
 import { createHash } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { FileSink, hashContent, MANIFEST_PATH } from "./file-sink.cjs";
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
+import { BuildError } from "../errors.ts";
+import { startWorker } from "../threads.ts";
+import { hashContent } from "./file-sink.cjs";
+import { checkChunkedSize, checkPath, isChunked, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
+import type { WriterMessage, WriterReply, WriteWorkerData } from "./protocol.ts";
 
-export { hashContent, MANIFEST_PATH } from "./file-sink.cjs";
-
-export interface OutputFile {
-  /** Path inside dist, `/`-separated, e.g. `api/check/foo.json`. */
-  path: string;
-  data: string | Uint8Array | ChunkedData;
-}
-
-/**
- * A large file handed over as its bytes in order, made while it is written, so that it is never
- * whole in memory (the spammer dump inflates its compressed batches one at a time). The same
- * object handed over twice is one file with two names, as with a buffer (see writeLarge).
- */
-export interface ChunkedData {
-  readonly byteLength: number;
-  chunks(): Iterable<Uint8Array>;
-}
-
-const isChunked = (data: OutputFile["data"]): data is ChunkedData => typeof data === "object" && !ArrayBuffer.isView(data);
-
-/** The bytes of a file in one buffer (for writers that keep files whole). */
-function toBytes(data: OutputFile["data"]): string | Uint8Array {
-  if (!isChunked(data)) return data;
-  const bytes = Buffer.concat([...data.chunks()]);
-  checkChunkedSize(bytes.byteLength, data);
-  return bytes;
-}
-
-function checkChunkedSize(written: number, data: ChunkedData): void {
-  if (written !== data.byteLength) throw new BuildError(`${written} bytes written, ${data.byteLength} announced`);
-}
-
-export interface Writer {
-  write(file: OutputFile): void;
-  /** Writes the manifest (every file so far, plus `extra` fields) and closes the writer. */
-  finish(extra: Record<string, unknown>): void;
-  /** Stops without finishing, after a failure elsewhere in the build. */
-  abort(): void;
-  readonly fileCount: number;
-  readonly byteCount: number;
-  /** Seconds spent hashing and writing (the disk writer's worker thread), once finished. */
-  readonly writeSeconds: number;
-}
-
-/** Paths we emit are ASCII words separated by `/`; anything else is a bug or hostile data. */
-const SAFE_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]*\/)*[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const BATCH_FILES = 256;
 /** Files at least this long (bytes, or UTF-16 units for text) skip the worker: see writeLarge. */
 const LARGE_FILE = 1 << 20;
 /** Batches queued ahead of the worker: enough to keep it busy, few enough to bound memory. */
 const MAX_IN_FLIGHT = 64;
 
-function checkPath(path: string): void {
-  if (!SAFE_PATH.test(path) || path.includes("..") || path === MANIFEST_PATH) {
-    throw new BuildError(`refusing to write unsafe path ${JSON.stringify(path)}`);
-  }
+export function createDiskWriter(root: string): Writer {
+  return new ThreadedDiskWriter(root);
 }
 
 class ThreadedDiskWriter implements Writer {
@@ -91,16 +42,8 @@ class ThreadedDiskWriter implements Writer {
     mkdirSync(root, { recursive: true });
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    // Started from source text with no inherited flags: a TypeScript runner's ESM loader hooks
-    // would otherwise wait on this thread, which blocks in Atomics.wait while batches are in
-    // flight. The worker is plain CommonJS and needs no loader.
-    const script = fileURLToPath(new URL("./write-worker.cjs", import.meta.url));
-    this.worker = new Worker(`require(${JSON.stringify(script)})`, {
-      eval: true,
-      execArgv: [],
-      workerData: { root, port: port2, control: this.inFlight.buffer },
-      transferList: [port2],
-    });
+    const data: WriteWorkerData = { root, port: port2, control: this.inFlight.buffer as SharedArrayBuffer };
+    this.worker = startWorker(new URL("./write-worker.cjs", import.meta.url), data, [port2]);
   }
 
   write(file: OutputFile): void {
@@ -189,7 +132,7 @@ class ThreadedDiskWriter implements Writer {
     while (Atomics.load(this.inFlight, 0) > MAX_IN_FLIGHT) this.waitForProgress();
   }
 
-  private post(message: unknown, transfer: ArrayBuffer[] = []): void {
+  private post(message: WriterMessage, transfer: ArrayBuffer[] = []): void {
     this.throwIfFailed();
     Atomics.add(this.inFlight, 0, 1);
     this.port.postMessage(message, transfer);
@@ -213,10 +156,10 @@ class ThreadedDiskWriter implements Writer {
     this.throwIfFailed();
   }
 
-  private pendingMessage: { type: string; message?: string; byteCount: number; busySeconds: number } | undefined;
+  private pendingMessage: WriterReply | undefined;
 
-  private takeMessage() {
-    const message = this.pendingMessage ?? (receiveMessageOnPort(this.port)?.message as typeof this.pendingMessage);
+  private takeMessage(): WriterReply | undefined {
+    const message = this.pendingMessage ?? (receiveMessageOnPort(this.port)?.message as WriterReply | undefined);
     this.pendingMessage = undefined;
     return message;
   }
@@ -224,16 +167,16 @@ class ThreadedDiskWriter implements Writer {
   private throwIfFailed(): void {
     if (this.failure) throw this.failure;
     if (this.pendingMessage) return this.failIfError(this.pendingMessage);
-    const received = receiveMessageOnPort(this.port)?.message as typeof this.pendingMessage;
+    const received = receiveMessageOnPort(this.port)?.message as WriterReply | undefined;
     if (received) {
       this.pendingMessage = received;
       this.failIfError(received);
     }
   }
 
-  private failIfError(message: NonNullable<typeof this.pendingMessage>): void {
+  private failIfError(message: WriterReply): void {
     if (message.type === "error") {
-      this.failure = new BuildError(message.message ?? "the file writer failed");
+      this.failure = new BuildError(message.message);
       void this.worker.terminate();
       throw this.failure;
     }
@@ -263,36 +206,3 @@ function writeChunks(target: string, data: ChunkedData): { size: number; sha256:
   return { size, sha256: hash.digest("hex") };
 }
 
-export class MemoryWriter implements Writer {
-  readonly files = new Map<string, Buffer>();
-  readonly writeSeconds = 0;
-  private manifest = "";
-  private readonly sink = new FileSink(
-    (path, data) => this.files.set(path, Buffer.from(data)),
-    (text) => (this.manifest += text),
-  );
-
-  get fileCount(): number {
-    return this.sink.fileCount;
-  }
-
-  get byteCount(): number {
-    return this.sink.byteCount;
-  }
-
-  write(file: OutputFile): void {
-    checkPath(file.path);
-    this.sink.write(file.path, toBytes(file.data));
-  }
-
-  finish(extra: Record<string, unknown>): void {
-    this.sink.finish(extra);
-    this.files.set(MANIFEST_PATH, Buffer.from(this.manifest));
-  }
-
-  abort(): void {}
-}
-
-export function createDiskWriter(root: string): Writer {
-  return new ThreadedDiskWriter(root);
-}

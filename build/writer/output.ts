@@ -1,0 +1,59 @@
+/**
+ * What an emitter hands the writer, and what every writer is (STYLE: emitters return files, one
+ * writer writes them). Every file goes into the manifest with its size and SHA-256
+ * (file-sink.cjs). The disk writer (disk-writer.ts) writes through a worker thread; the memory
+ * writer (memory-writer.ts) lets tests build without touching the disk.
+ */
+import { BuildError } from "../errors.ts";
+import { MANIFEST_PATH } from "./file-sink.cjs";
+
+export interface OutputFile {
+  /** Path inside dist, `/`-separated, e.g. `api/check/foo.json`. */
+  path: string;
+  data: string | Uint8Array | ChunkedData;
+}
+
+/**
+ * A large file handed over as its bytes in order, made while it is written, so that it is never
+ * whole in memory (the spammer dump inflates its compressed batches one at a time). The same
+ * object handed over twice is one file with two names, as with a buffer (see the disk writer).
+ */
+export interface ChunkedData {
+  readonly byteLength: number;
+  chunks(): Iterable<Uint8Array>;
+}
+
+export interface Writer {
+  write(file: OutputFile): void;
+  /** Writes the manifest (every file so far, plus `extra` fields) and closes the writer. */
+  finish(extra: Record<string, unknown>): void;
+  /** Stops without finishing, after a failure elsewhere in the build. */
+  abort(): void;
+  readonly fileCount: number;
+  readonly byteCount: number;
+  /** Seconds spent hashing and writing (the disk writer's worker thread), once finished. */
+  readonly writeSeconds: number;
+}
+
+export const isChunked = (data: OutputFile["data"]): data is ChunkedData => typeof data === "object" && !ArrayBuffer.isView(data);
+
+/** The bytes of a file in one buffer (for writers that keep files whole). */
+export function toBytes(data: OutputFile["data"]): string | Uint8Array {
+  if (!isChunked(data)) return data;
+  const bytes = Buffer.concat([...data.chunks()]);
+  checkChunkedSize(bytes.byteLength, data);
+  return bytes;
+}
+
+export function checkChunkedSize(written: number, data: ChunkedData): void {
+  if (written !== data.byteLength) throw new BuildError(`${written} bytes written, ${data.byteLength} announced`);
+}
+
+/** Paths we emit are ASCII words separated by `/`; anything else is a bug or hostile data. */
+const SAFE_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]*\/)*[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+export function checkPath(path: string): void {
+  if (!SAFE_PATH.test(path) || path.includes("..") || path === MANIFEST_PATH) {
+    throw new BuildError(`refusing to write unsafe path ${JSON.stringify(path)}`);
+  }
+}
