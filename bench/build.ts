@@ -50,7 +50,7 @@ function settleDisk(): void {
 }
 
 /** Sizes of the check files the build wrote, read from the manifest as it streams past. */
-export function readCheckSizes(manifestPath: string): number[] {
+function readCheckSizes(manifestPath: string): number[] {
   const sizes: number[] = [];
   const fd = openSync(manifestPath, "r");
   const chunk = Buffer.alloc(1 << 22);
@@ -71,7 +71,7 @@ export function readCheckSizes(manifestPath: string): number[] {
 }
 
 /** The floor: write `sizes.length` files of those sizes with nothing else in the loop. */
-export function measureRawWrites(dir: string, sizes: number[]): number {
+function measureRawWrites(dir: string, sizes: number[]): number {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let max = 1;

@@ -132,7 +132,7 @@ export async function runFingerprintHttpBench(options: Partial<FingerprintHttpBe
   }
 }
 
-export function formatFingerprintHttpTable(rows: readonly FingerprintHttpRow[]): string {
+function formatFingerprintHttpTable(rows: readonly FingerprintHttpRow[]): string {
   const header = ["scenario", "clients", "requests", "req/s", "p50 ms", "p99 ms", "× static GET"];
   const lines = rows.map((r) => [
     r.scenario, String(r.concurrency), String(r.requests), r.perSecond.toFixed(0), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), r.vsStatic.toFixed(2),

@@ -30,7 +30,7 @@ export interface ScanResult {
  * Not a straw man: values are laid out per key in arrays and compared with ===, weights and
  * the tie-break rank are precomputed, so what it lacks is only the index.
  */
-export function createLinearScan(profiles: readonly FingerprintProfileWithSignals[]): (signals: SignalInput) => ScanResult {
+function createLinearScan(profiles: readonly FingerprintProfileWithSignals[]): (signals: SignalInput) => ScanResult {
   const keyCount = SIGNAL_KEYS.length;
   const weights = SIGNAL_KEYS.map((key) => SIGNAL_WEIGHTS[key]);
   const ranked = profiles.filter(isPublicProfile).sort(compareProfileRank);
@@ -131,7 +131,7 @@ function measure(queries: readonly SignalInput[], run: (q: SignalInput) => unkno
   return best;
 }
 
-export function formatFingerprintBenchTable(rows: readonly FingerprintBenchRow[]): string {
+function formatFingerprintBenchTable(rows: readonly FingerprintBenchRow[]): string {
   const head = ["library", "public profiles", "indexed matches/s", "linear scan matches/s", "ratio", "scored/query"];
   const body = rows.map((r) => [
     r.library,

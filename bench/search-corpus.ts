@@ -50,7 +50,7 @@ const TLDS = ["com", "io", "net", "ru", "pro", "org"];
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Type shares of the 100 000 entities. */
-export const TYPE_SHARES: ReadonlyArray<readonly [string, number]> = [
+const TYPE_SHARES: ReadonlyArray<readonly [string, number]> = [
   ["company", 0.3], ["person", 0.15], ["glossary", 0.03], ["video", 0.2],
   ["video_channel", 0.05], ["chat_channel", 0.1], ["chat", 0.12], ["blog_post", 0.05],
 ];

@@ -43,9 +43,9 @@ export interface SearchBenchOptions {
   log?: (line: string) => void;
 }
 
-export const fmt = (n: number, digits = 2) => n.toFixed(digits);
-export const ms = (n: number) => `${fmt(n, n < 10 ? 3 : 1)} ms`;
-export function percentile(sorted: readonly number[], p: number): number {
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const ms = (n: number) => `${fmt(n, n < 10 ? 3 : 1)} ms`;
+function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 }
 
@@ -244,7 +244,7 @@ function measureAgreement(plain: { q: BenchQuery; groups: Group[] }[], searcher:
   return { mean: total === 0 ? 1 : shared / total, top1 };
 }
 
-export function formatSearchBenchTable(rows: readonly SearchBenchRow[]): string {
+function formatSearchBenchTable(rows: readonly SearchBenchRow[]): string {
   const headers: (keyof SearchBenchRow)[] = ["metric", "value", "baseline", "ratio", "target"];
   const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => r[h].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;

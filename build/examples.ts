@@ -13,7 +13,7 @@ import { createGlobalSearcher } from "../core/search/global-searcher.ts";
 import type { GlobalSearchIndex } from "../core/search/global-index.ts";
 import { loadLiveIndex } from "../core/search/live-index-format.ts";
 import type { RouteExample } from "../core/routes/openapi.ts";
-import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES, getRoute, type RouteId } from "../core/routes/table.ts";
+import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES, type RouteId } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import { MEDIA_TYPES, type ExampleKeys, type ExampleRequest, type Route } from "../core/routes/types.ts";
 import type { Urls } from "../core/urls.ts";
@@ -123,7 +123,7 @@ export class ExampleCollector {
 }
 
 /** The URL of an example request, site-relative, with its query. */
-export function getExampleUrl(route: Route, request: ExampleRequest): string {
+function getExampleUrl(route: Route, request: ExampleRequest): string {
   const path = fillTemplate(route.path, request.params ?? {}, true);
   const query = new URLSearchParams(request.query ?? {}).toString();
   return query ? `${path}?${query}` : path;

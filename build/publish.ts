@@ -33,7 +33,7 @@ export function createStagingDir(layout: BuildsLayout, label: string): string {
 }
 
 /** The build folder `out` points at now, or null. */
-export function getCurrentBuild(layout: BuildsLayout): string | null {
+function getCurrentBuild(layout: BuildsLayout): string | null {
   try {
     if (!lstatSync(layout.out).isSymbolicLink()) return null;
     return resolve(dirname(layout.out), readlinkSync(layout.out));

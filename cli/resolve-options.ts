@@ -63,7 +63,7 @@ function resolveStartDist(flags: ReadFlags<StartFlags>): string {
 }
 
 /** Where the server will answer: the wildcard addresses are reachable as localhost, IPv6 in brackets. */
-export function getServerBaseUrl(serve: Pick<ServerOptions, "host" | "port">): string {
+function getServerBaseUrl(serve: Pick<ServerOptions, "host" | "port">): string {
   const host = serve.host === "0.0.0.0" || serve.host === "::" ? "localhost" : serve.host.includes(":") ? `[${serve.host}]` : serve.host;
   return `http://${host}:${serve.port}`;
 }

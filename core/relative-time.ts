@@ -12,7 +12,7 @@
  */
 import { getDayNumber } from "./time.ts";
 
-export const NO_REPORTS_TEXT = "no reports yet";
+const NO_REPORTS_TEXT = "no reports yet";
 
 export function formatRelativeTime(ms: number | null, nowMs: number): string {
   if (ms === null || !Number.isFinite(ms)) return NO_REPORTS_TEXT;

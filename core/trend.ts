@@ -15,7 +15,7 @@ export function getWeekTrend(current: number, previous: number): number {
 }
 
 /** The widget's whole-percent trend: week_trend rounded half away from zero. */
-export function getWholeTrend(weekTrend: number): number {
+function getWholeTrend(weekTrend: number): number {
   const tenths = Math.round(Math.abs(weekTrend) * 10);
   const whole = Math.floor((tenths + 5) / 10);
   return weekTrend < 0 ? -whole : whole;

@@ -3,11 +3,11 @@
  * names match ^[a-z0-9_]{1,64}$. The build indexes with these functions and the server looks
  * up with them, so both sides always agree on what a username is.
  */
-export const MAX_USERNAME_LENGTH = 64;
+const MAX_USERNAME_LENGTH = 64;
 
 export type UsernameRejection = "empty" | "too_long" | "invalid_characters";
 
-const VALID = /^[a-z0-9_]{1,64}$/;
+const VALID = new RegExp(`^[a-z0-9_]{1,${MAX_USERNAME_LENGTH}}$`);
 const ALLOWED_CHARS = /^[a-z0-9_]*$/;
 
 export function normalizeUsername(raw: string): string {

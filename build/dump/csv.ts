@@ -25,7 +25,7 @@ export type Cell = string | number | null;
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** How the dump's CSV is written (RFC 4180 with CRLF, formula guard). */
-export const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
+const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
 const BATCH_ROWS = 2048;
 
 /**

@@ -15,7 +15,7 @@ import { getCompanyWeeks } from "./company.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 /** The card's data, the same numbers as the company's widget (last_7_days, trend). */
-export function toCardInput(company: Company): CardInput {
+function toCardInput(company: Company): CardInput {
   const { current, previous, days } = getCompanyWeeks(company);
   const weekTrend = getWeekTrend(current, previous);
   return {

@@ -12,7 +12,7 @@ import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 /** The status answer (field order as in the issue); unknown chats get `{found:false, username}` from the server. */
-export function renderChatStatus(chat: ChatStatus, urls: Urls) {
+function renderChatStatus(chat: ChatStatus, urls: Urls) {
   return {
     found: true,
     username: chat.username,

@@ -12,7 +12,7 @@ import { toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
 
-export function renderCompanyItem(company: Company, urls: Urls): CompanyListItem {
+function renderCompanyItem(company: Company, urls: Urls): CompanyListItem {
   return { id: company.id, name: company.name, slug: company.slug, reports_count: company.reportsCount, url: urls.companyPage(company.slug) };
 }
 

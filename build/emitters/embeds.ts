@@ -11,7 +11,7 @@ import { getRouteFile } from "../../core/routes/match.ts";
 import { EMBED_NOT_FOUND_FILE } from "../../core/routes/table.ts";
 
 /** Where the 404 page of /embed/ lives in the build; the server's file route reads it. */
-export const EMBED_NOT_FOUND_PATH = EMBED_NOT_FOUND_FILE;
+const EMBED_NOT_FOUND_PATH = EMBED_NOT_FOUND_FILE;
 
 export function* emitEmbeds({ model, urls }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {

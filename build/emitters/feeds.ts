@@ -9,7 +9,6 @@
  */
 import { CATEGORIES, getCategoryLabel, type Category } from "../../core/categories.ts";
 import { DAY_MS } from "../../core/time.ts";
-import { sitePaths } from "../../core/urls.ts";
 import type { EmitContext } from "../context.ts";
 import { getCredit } from "../dump/credit.ts";
 import { selectNewestSpammers, selectRisingCompanies, sortEntries, toCompanyEntry, toUsernameEntry } from "../feeds/entries.ts";

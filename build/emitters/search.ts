@@ -22,7 +22,6 @@ import type { Company, Person } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
 import { listGlobalEntities } from "./search-entities.ts";
 
-export { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 import { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 
 export function* emitSearchIndexes({ model, urls }: EmitContext): Generator<OutputFile> {

@@ -6,7 +6,7 @@
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
 import { formatDate } from "../../core/time.ts";
-import { getAvatarUrl, sitePaths, type Urls } from "../../core/urls.ts";
+import { getAvatarUrl, type Urls } from "../../core/urls.ts";
 import type { EmitContext } from "../context.ts";
 import { renderInitialsAvatar } from "../html/avatar.ts";
 import { formatCount } from "../../core/format.ts";

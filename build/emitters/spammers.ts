@@ -16,7 +16,7 @@ import type { OutputFile } from "../writer/index.ts";
 import { renderCheckResult } from "./check.ts";
 
 
-export function renderSpammerItem(spammer: Spammer, urls: Urls): SpammerItem {
+function renderSpammerItem(spammer: Spammer, urls: Urls): SpammerItem {
   return getSpammerItem(renderCheckResult(spammer, urls));
 }
 

@@ -19,9 +19,9 @@ import type { Company, Spammer } from "../model/types.ts";
 import type { Credit } from "../dump/credit.ts";
 
 /** Newest usernames per feed: enough for a reader polling a few times a day. */
-export const USERNAME_ENTRIES = 50;
+const USERNAME_ENTRIES = 50;
 /** Rising companies per feed, kept apart so a busy day of new usernames cannot crowd them out. */
-export const COMPANY_ENTRIES = 20;
+const COMPANY_ENTRIES = 20;
 
 export interface FeedEntry {
   /** Stable and unique: RSS guid, Atom id, JSON Feed id. An absolute URL (Atom ids are IRIs). */

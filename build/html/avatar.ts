@@ -10,7 +10,7 @@ import { escapeMarkup as e } from "../../core/escape.ts";
 const PALETTE = ["#1e5aa8", "#7b3fa0", "#a3333d", "#1e7b34", "#8a4b08", "#0f6e6e", "#5a5f66", "#b0306f"];
 
 /** Up to two letters: the first of the first and last words, upper-cased (whole code points, so emoji and surrogates stay whole). */
-export function getInitials(name: string): string {
+function getInitials(name: string): string {
   const words = name.replace(/[\p{C}]/gu, "").split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w));
   const first = (word: string | undefined) => (word ? ([...word.replace(/^[^\p{L}\p{N}]+/u, "")][0] ?? "") : "");
   const letters = words.length > 1 ? first(words[0]) + first(words[words.length - 1]) : first(words[0]);

@@ -10,7 +10,7 @@ import { escapeMarkup as e } from "../../core/escape.ts";
 import type { Urls } from "../../core/urls.ts";
 
 /** Images may come from anywhere (a person's avatar URL); nothing else loads, nothing runs. */
-export const SITE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; base-uri 'none'; form-action 'none'";
+const SITE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src * data:; base-uri 'none'; form-action 'none'";
 
 const CSS = [
   "body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;max-width:48rem;margin:0 auto;padding:1rem;color:#1b1b1b;background:#fff;overflow-wrap:anywhere}",

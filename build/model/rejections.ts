@@ -53,7 +53,7 @@ const EFFECTS: Record<RejectionReason, string> = {
   detection_rule_invalid_updated_at: "rule published; its time is left out of the list's updated_at (not an ISO 8601 instant)",
 };
 
-export const MAX_SAMPLES = 10;
+const MAX_SAMPLES = 10;
 
 type Sample = Record<string, string | number | null>;
 

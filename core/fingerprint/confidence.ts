@@ -18,11 +18,11 @@
 import type { Verdict } from "./types.ts";
 
 /** An absent key weighs 1/ABSENT_DIVISOR of a contradicted one. */
-export const ABSENT_DIVISOR = 2;
+const ABSENT_DIVISOR = 2;
 
 /** Verdict thresholds of the API reference, in hundredths of the *rounded* confidence. */
-export const HIGH_MIN_HUNDREDTHS = 75;
-export const MEDIUM_MIN_HUNDREDTHS = 45;
+const HIGH_MIN_HUNDREDTHS = 75;
+const MEDIUM_MIN_HUNDREDTHS = 45;
 
 /**
  * The confidence in hundredths (0..100), rounded half up, computed on integers so that a value

@@ -3,16 +3,10 @@
  * and the server (createMatcher over that file). Pure: no I/O, nothing from build/ or server/.
  */
 export {
-  ABSENT_DIVISOR,
-  HIGH_MIN_HUNDREDTHS,
-  MEDIUM_MIN_HUNDREDTHS,
   getConfidenceHundredths,
   getVerdict,
-  getVerdictFromHundredths,
-  toConfidence,
 } from "./confidence.ts";
 export {
-  FINGERPRINT_INDEX_FORMAT,
   createFingerprintIndex,
   type CreateFingerprintIndexOptions,
   type FingerprintIndex,
@@ -20,7 +14,7 @@ export {
   type SkippedSignalReason,
 } from "./fingerprint-index.ts";
 export { TOP_CANDIDATES, createMatcher, type FingerprintMatcher, type MatchStats } from "./matcher.ts";
-export { CROWDSOURCE_MIN_CONFIRMATIONS, compareProfileRank, isPublicProfile, toPublicProfileView } from "./public.ts";
+export { compareProfileRank, isPublicProfile } from "./public.ts";
 export {
   PROFILE_KINDS,
   TRUST_LEVELS,
@@ -41,7 +35,6 @@ export {
   SIGNAL_KEYS,
   SIGNAL_KEY_INDEX,
   SIGNAL_WEIGHTS,
-  isSignalKey,
   type SignalKey,
   type SignalWeights,
 } from "./weights.ts";

@@ -54,7 +54,7 @@ export interface FingerprintMatcher {
 export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
   const compiled = compileFingerprintIndex(index);
   const { keys, keyBits, weightOfMask: weight, valueIds, valueKey, listLength, listGroupStart, groupMask, groupStart, postings } = compiled;
-  const { longIndex, profileKeyMask, profileValueStart, profileValues } = compiled;
+  const { longIndex, profileValueStart, profileValues } = compiled;
 
   // Scratch state reused across calls: match() is synchronous, so calls never interleave.
   const seenInRound = new Uint32Array(compiled.profiles.length);

@@ -18,7 +18,7 @@
  */
 
 /** A value held by more profiles than this is "long" and takes part in pair lists. */
-export const LONG_LIST_LENGTH = 32;
+const LONG_LIST_LENGTH = 32;
 
 export interface PostingLists {
   listLength: Int32Array;

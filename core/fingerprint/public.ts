@@ -5,7 +5,7 @@
 import type { FingerprintProfile, PublicProfileView, TrustLevel } from "./types.ts";
 
 /** A crowd-sourced profile becomes visible at this many confirmations, not one fewer. */
-export const CROWDSOURCE_MIN_CONFIRMATIONS = 50;
+const CROWDSOURCE_MIN_CONFIRMATIONS = 50;
 
 export function isPublicProfile(profile: Pick<FingerprintProfile, "trust_level" | "confirmations">): boolean {
   switch (profile.trust_level) {

@@ -66,10 +66,6 @@ export const SIGNAL_KEY_INDEX: ReadonlyMap<string, number> = new Map(
   SIGNAL_KEYS.map((key, index) => [key, index]),
 );
 
-export function isSignalKey(key: string): key is SignalKey {
-  return SIGNAL_KEY_INDEX.has(key);
-}
-
 /** Throws unless every key has a positive safe-integer weight. */
 export function assertSignalWeights(weights: SignalWeights): void {
   for (const key of SIGNAL_KEYS) {

@@ -23,7 +23,6 @@ import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../routes/types.ts";
 
 const routes = ROUTES as readonly Route[];
 
-export { CANNOT_ANSWER_FILE };
 
 /** The problem documents static hosts answer with: each route's 501, and the 400 of a path that does not decode. */
 export function getStaticHostProblemFiles(): { path: string; data: string }[] {

@@ -51,9 +51,6 @@ export function createUrlMatcher(routes: readonly Route[] = ROUTES): (method: st
   };
 }
 
-/** The route of a URL path among all routes of the table. */
-export const matchUrl = createUrlMatcher();
-
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) {

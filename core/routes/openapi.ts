@@ -8,8 +8,8 @@ import { ProblemSchema } from "./schemas.ts";
 import { ROUTES } from "./table.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route, type RouteResponse } from "./types.ts";
 
-export const API_VERSION = "1.0.0";
-export const OPENAPI_VERSION = "3.1.0";
+const API_VERSION = "1.0.0";
+const OPENAPI_VERSION = "3.1.0";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -15,7 +15,7 @@ const Count = (description: string) => Type.Integer({ minimum: 0, description })
 const Instant = (description: string) => Type.String({ format: "date-time", description });
 const Day = (description: string) => Type.String({ format: "date", description });
 
-export const CategorySchema = Type.Union(
+const CategorySchema = Type.Union(
   CATEGORIES.map((c) => Type.Literal(c)),
   { $id: "Category", description: "A complaint category (reference: \"Category (string enum)\")." },
 );

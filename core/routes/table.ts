@@ -47,7 +47,7 @@ export const LIVE_QUERY_LENGTH = { min: 2, max: 200 } as const;
 export const MAX_MATCH_BODY_BYTES = 16 * 1024;
 
 /** Canonical path values a static host can match literally (regex sources, no anchors). */
-export const CANONICAL = {
+const CANONICAL = {
   username: "[a-z0-9_]{1,64}",
   /** Build slugs are path-safe (the build rejects others); a static host matches them as they are. */
   slug: "[^/]+",

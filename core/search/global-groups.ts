@@ -14,7 +14,7 @@ export interface GlobalSearchGroupInfo {
   limit: number;
 }
 
-export const GLOBAL_SEARCH_GROUPS: Readonly<Record<GlobalSearchType, GlobalSearchGroupInfo>> = {
+const GLOBAL_SEARCH_GROUPS: Readonly<Record<GlobalSearchType, GlobalSearchGroupInfo>> = {
   company: { label: "Companies", limit: 8 },
   person: { label: "People", limit: 6 },
   glossary: { label: "Glossary", limit: 3 },

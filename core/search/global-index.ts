@@ -45,7 +45,7 @@ export interface GlobalSearchIndex {
 
 /** Bounds per document, so that scoring one candidate costs a bounded amount of work. */
 export const MAX_TEXTS_PER_ENTITY = 12;
-export const MAX_TEXT_LENGTH = 160;
+const MAX_TEXT_LENGTH = 160;
 
 /** The API's group types, in the order the reference lists them (DESIGN, "Search"). */
 export const GLOBAL_SEARCH_TYPES = ["company", "person", "glossary", "video", "video_channel", "chat_channel", "chat", "blog_post"] as const;
@@ -103,7 +103,7 @@ export function createGlobalSearchIndex(
  * reach Latin names through their own transliteration (getQueryVariants), so one direction of
  * transliteration in the index is enough.
  */
-export function getSearchTexts(entity: GlobalSearchEntity): string[] {
+function getSearchTexts(entity: GlobalSearchEntity): string[] {
   const folded = [entity.title, ...(entity.keys ?? [])].map((text) => foldText(text.slice(0, MAX_TEXT_LENGTH * 2)).slice(0, MAX_TEXT_LENGTH));
   const texts = [folded[0] ?? ""];
   const add = (text: string) => {

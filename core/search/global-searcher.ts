@@ -55,8 +55,8 @@ const FIELD_WEIGHTS = [TITLE_WEIGHT / (TITLE_WEIGHT + OTHER_WEIGHT)];
 while (FIELD_WEIGHTS.length < MAX_TEXTS_PER_ENTITY) FIELD_WEIGHTS.push(OTHER_WEIGHT / (TITLE_WEIGHT + OTHER_WEIGHT));
 
 /** Queries are cut to the API bound (2..120); the route answers 422 beyond it. */
-export const MAX_GLOBAL_QUERY_LENGTH = 120;
-export const DEFAULT_GROUP_LIMIT = 5;
+const MAX_GLOBAL_QUERY_LENGTH = 120;
+const DEFAULT_GROUP_LIMIT = 5;
 
 export type GlobalMatchKind = "exact" | "prefix" | "word-prefix" | "fuzzy";
 

@@ -32,7 +32,7 @@ const TITLE_SHARE = 2 / 3;
 /** At most this many bitset-probed (common) grams per variant. */
 const MAX_PROBED_GRAMS = 12;
 /** Least share of a variant's gram weight a document needs to be proposed. */
-export const MIN_VOTE_SHARE = 0.35;
+const MIN_VOTE_SHARE = 0.35;
 
 export interface GramVoter {
   readonly table: GramPostings;

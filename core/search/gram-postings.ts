@@ -22,7 +22,7 @@ export interface GramPostings {
 export const BOUNDARY = "\u0001";
 const BIGRAM_TAG = 0xffff;
 
-export function hashGram(a: number, b: number, c: number, mask: number): number {
+function hashGram(a: number, b: number, c: number, mask: number): number {
   let h = Math.imul(a ^ 0x5bd1e995, 0x9e3779b1);
   h = Math.imul(h ^ (h >>> 15) ^ b, 0x85ebca77);
   h = Math.imul(h ^ (h >>> 13) ^ c, 0xc2b2ae3d);

@@ -13,7 +13,7 @@ import type { GramPostings } from "./gram-postings.ts";
 import type { LiveCompany, LiveIndex, LivePerson } from "./live-index.ts";
 import type { SubstringIndex } from "./substring-index.ts";
 
-export const LIVE_INDEX_FORMAT = "live-search/1";
+const LIVE_INDEX_FORMAT = "live-search/1";
 
 export interface SerializedLiveIndex {
   json: string;

@@ -124,7 +124,7 @@ export function searchLive(index: LiveIndex, query: string, limits: LiveLimits =
 }
 
 /** The API bound for `q` (2..200); the route answers 422 beyond it, the index just cuts. */
-export const MAX_LIVE_QUERY_LENGTH = 200;
+const MAX_LIVE_QUERY_LENGTH = 200;
 
 function getText(index: SubstringIndex, record: number): string {
   const text = index.recordTexts[record]!;

@@ -47,7 +47,7 @@ export function hasCyrillic(text: string): boolean {
   return CYRILLIC_RE.test(text);
 }
 
-export function hasLatin(text: string): boolean {
+function hasLatin(text: string): boolean {
   return LATIN_RE.test(text);
 }
 

@@ -7,11 +7,11 @@ import { formatCount, pluralize } from "../format.ts";
 import { createElement, createSvgDocument, createText, FONT_FAMILY } from "./markup.ts";
 import { measureText, toDisplayText, truncateToWidth } from "./text-width.ts";
 
-export const BADGE_HEIGHT = 20;
+const BADGE_HEIGHT = 20;
 /** Space left and right of each text. */
 const PADDING = 6;
 /** A longer label (a company name) is cut with an ellipsis; the accessible name keeps it whole. */
-export const MAX_LABEL_WIDTH = 180;
+const MAX_LABEL_WIDTH = 180;
 
 export const BADGE_COLORS = {
   label: "#555555",
@@ -33,7 +33,7 @@ export interface BadgeInput {
   accessibleName: string;
 }
 
-export function renderBadge({ label, value, color, accessibleName }: BadgeInput): string {
+function renderBadge({ label, value, color, accessibleName }: BadgeInput): string {
   const labelText = truncateToWidth(toDisplayText(label), MAX_LABEL_WIDTH);
   const valueText = toDisplayText(value);
   const labelWidth = Math.ceil(measureText(labelText)) + 2 * PADDING;
@@ -62,7 +62,7 @@ export function renderBadge({ label, value, color, accessibleName }: BadgeInput)
 }
 
 /** `no reports`, `1 report`, `1,234 reports`. */
-export function formatReports(count: number): string {
+function formatReports(count: number): string {
   if (count === 0) return "no reports";
   return `${formatCount(count)} ${pluralize(count, "report")}`;
 }
@@ -75,7 +75,7 @@ export interface CompanyBadgeInput {
 }
 
 /** Green without complaints; red when they rise or reach 100; amber otherwise. */
-export function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInput): string {
+function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInput): string {
   if (reportsCount === 0) return BADGE_COLORS.green;
   if (trendDirection === "up" || reportsCount >= 100) return BADGE_COLORS.red;
   return BADGE_COLORS.amber;

@@ -70,7 +70,7 @@ function renderSparkline(days: readonly number[]): string {
 }
 
 /** The accessible name: everything the card draws, in words. */
-export function describeCard(card: CardInput): string {
+function describeCard(card: CardInput): string {
   if (card.reportsCount === 0) return `${toDisplayText(card.name)}, ${card.categoryLabel}: no reports`;
   const current = card.lastSevenDays.reduce((a, b) => a + b, 0);
   const reports = `${formatCount(card.reportsCount)} ${pluralize(card.reportsCount, "report")}`;

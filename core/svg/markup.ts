@@ -13,7 +13,7 @@ export type Attributes = Record<string, string | number | null | undefined>;
 export const FONT_FAMILY = "Verdana,Geneva,DejaVu Sans,sans-serif";
 
 /** Coordinates with at most one decimal and no trailing `.0`, so output bytes are stable. */
-export function formatCoordinate(value: number): string {
+function formatCoordinate(value: number): string {
   const rounded = Math.round(value * 10) / 10;
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }

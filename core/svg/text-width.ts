@@ -10,14 +10,14 @@ import { removeControlCharacters } from "../escape.ts";
 import { VERDANA_11_TENTHS } from "./verdana-widths.ts";
 
 /** The size the table was measured at; other sizes scale linearly. */
-export const BASE_FONT_SIZE = 11;
+const BASE_FONT_SIZE = 11;
 /** East Asian wide and fullwidth characters: CJK fonts draw them one em wide. */
-export const WIDE_TENTHS = 110;
+const WIDE_TENTHS = 110;
 /** Emoji and pictographs: colour emoji fonts advance about 1.25 em, so 1.27 em is safe. */
-export const EMOJI_TENTHS = 140;
+const EMOJI_TENTHS = 140;
 /** Anything else (other scripts, unassigned, lone surrogates): the widest ASCII glyph, `%`. */
-export const FALLBACK_TENTHS = 120;
-export const ELLIPSIS = "…";
+const FALLBACK_TENTHS = 120;
+const ELLIPSIS = "…";
 /** U+2026 is outside the table; Verdana draws it 1 em wide (badgen's table says 110). */
 const ELLIPSIS_TENTHS = 110;
 
@@ -59,7 +59,7 @@ function isIn(ranges: readonly Range[], codePoint: number): boolean {
 }
 
 /** One code point's advance in tenths of a pixel at 11px. */
-export function getCodePointTenths(codePoint: number): number {
+function getCodePointTenths(codePoint: number): number {
   // Where the table and the zero-width ranges overlap (soft hyphen, Cyrillic combining marks)
   // the table says 0 as well, so the common case can go first.
   const known = TABLE.get(codePoint);

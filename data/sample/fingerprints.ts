@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import { MAX_SIGNAL_VALUE_LENGTH, PROFILE_KINDS, SIGNAL_KEY_INDEX, TRUST_LEVELS } from "../../core/fingerprint/index.ts";
 import type { FingerprintProfile, FingerprintProfileWithSignals, ProfileKind, TrustLevel } from "../../core/fingerprint/index.ts";
 
-export const FINGERPRINT_LIBRARY_URL = new URL("../fingerprints/library.json", import.meta.url);
+const FINGERPRINT_LIBRARY_URL = new URL("../fingerprints/library.json", import.meta.url);
 
 export interface LibraryProfile extends FingerprintProfile {
   /** Where the values come from; required, so that every value can be traced. */

@@ -2,7 +2,7 @@
  * GET /api/detection-rules: the enabled rules as the snapshot's SQL gives them, a version that
  * moves exactly when the published rules do, and cheap polling with If-None-Match.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInMemory } from "../../build/build.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";

@@ -12,7 +12,7 @@ import { gunzipSync } from "node:zlib";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInMemory } from "../../build/build.ts";
-import { CsvCollector, PAPA_CONFIG, formatCsvRecords, type Cell } from "../../build/dump/csv.ts";
+import { CsvCollector, formatCsvRecords, type Cell } from "../../build/dump/csv.ts";
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { expectedCard, expectedCheck, expectedCompanies, expectedUsernames } from "../helpers/expected.ts";

@@ -4,7 +4,7 @@
  * through the app), every page is well-formed HTML, hostile names come out escaped, and content
  * rows whose slug or username cannot be a path are reported instead of published.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

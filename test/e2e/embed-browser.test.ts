@@ -5,7 +5,7 @@
  * README documents, on its own and framed by a page of another origin, and must show its text
  * inside the frame, overflow nothing, paint something, and log no error or CSP violation.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";

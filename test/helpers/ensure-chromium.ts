@@ -12,7 +12,7 @@ import { accessSync, constants } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** Where Debian puts the browser; CHROMIUM_PATH points elsewhere (another distribution, a local build). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 /** The flags of the machine notes: headless, no sandbox (containers), and no traffic of its own. */
 export const CHROMIUM_ARGS = [

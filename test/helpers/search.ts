@@ -2,7 +2,6 @@
  * What the search endpoint tests share: the fixture with look-alike rows added (enough to fill
  * every cap), hostile queries, and complaint counts by SQL.
  */
-import { readFileSync } from "node:fs";
 import type { BuiltFixture } from "./fixture.ts";
 
 export { FIXTURE_SQL } from "./fixture.ts";
