@@ -9,7 +9,7 @@ import { removeControlCharacters } from "../../core/escape.ts";
 import type { Urls } from "../../core/urls.ts";
 import { formatInstant } from "../../core/time.ts";
 import { getWeekTrend } from "../../core/trend.ts";
-import { renderCompanyCard } from "../emitters/company.ts";
+import { renderCompanyCard } from "../api-json/company.ts";
 import type { Company, Spammer } from "../model/types.ts";
 import { formatCsvRecords, type Cell } from "./csv.ts";
 

@@ -12,8 +12,7 @@ import { renderInitialsAvatar } from "../html/avatar.ts";
 import { formatCount } from "../../core/format.ts";
 import { renderFacts, renderPage, text } from "../html/layout.ts";
 import type { Model, Person } from "../model/types.ts";
-import type { VideoChannelRow, VideoRow } from "../snapshot/content.ts";
-import type { Dated } from "../model/types.ts";
+import type { Dated, VideoChannelRow, VideoRow } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 

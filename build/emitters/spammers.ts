@@ -8,17 +8,11 @@ import { CATEGORIES } from "../../core/categories.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import type { SpammerList } from "../../core/routes/schemas.ts";
 import { LIST_LIMIT, LIST_TOP } from "../../core/routes/table.ts";
-import { getSpammerItem, type SpammerItem } from "../../core/spammer-item.ts";
-import type { Urls } from "../../core/urls.ts";
+import type { SpammerItem } from "../../core/spammer-item.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import type { Spammer } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
-import { renderCheckResult } from "./check.ts";
+import { renderSpammerItem } from "../api-json/check.ts";
 
-
-function renderSpammerItem(spammer: Spammer, urls: Urls): SpammerItem {
-  return getSpammerItem(renderCheckResult(spammer, urls));
-}
 
 export function* emitSpammerLists({ model, urls }: EmitContext): Generator<OutputFile> {
   const lists = model.spammerLists;

@@ -10,7 +10,7 @@ import { escapeMarkup as e } from "../../core/escape.ts";
 import { EMBED_CSP } from "../../core/embed-policy.ts";
 import type { TrendDirection } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
-import { renderWidget } from "../emitters/company.ts";
+import { renderWidget } from "../api-json/company.ts";
 import type { Company } from "../model/types.ts";
 import { EMBED_SIZES, type EmbedStyle } from "./embed-styles.ts";
 import { formatCount, pluralize } from "../../core/format.ts";

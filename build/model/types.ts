@@ -6,6 +6,9 @@
 import type { Category } from "../../core/categories.ts";
 import type { FingerprintIndex } from "../../core/fingerprint/index.ts";
 import type { BlogPostRow, ChatChannelRow, ChatRow, GlossaryRow, VideoChannelRow, VideoRow } from "../snapshot/content.ts";
+
+/** Content rows as the snapshot holds them (their addresses checked by the model). */
+export type { BlogPostRow, ChatChannelRow, GlossaryRow, VideoChannelRow, VideoRow };
 import type { RejectionsReport } from "./rejections.ts";
 import type { SpammerTable } from "./spammer-table.ts";
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../build/context.ts";
 import { createSpammerRecordFormatter, toSpammerCells } from "../../build/dump/columns.ts";
 import { formatCsvRecords } from "../../build/dump/csv.ts";
-import { createCheckSerializer, renderCheckResult } from "../../build/emitters/check.ts";
+import { createCheckSerializer, renderCheckResult } from "../../build/api-json/check.ts";
 import { readModel } from "../../build/model/read-model.ts";
 import type { Company, Spammer } from "../../build/model/types.ts";
 import { openSnapshot } from "../../build/snapshot/open.ts";
