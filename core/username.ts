@@ -26,3 +26,14 @@ export function getUsernameRejection(normalized: string): UsernameRejection | nu
   if (!ALLOWED_CHARS.test(normalized)) return "invalid_characters";
   return "too_long";
 }
+
+const REJECTION_DETAIL: Record<UsernameRejection, string> = {
+  empty: "is empty",
+  too_long: `is longer than ${MAX_USERNAME_LENGTH} characters`,
+  invalid_characters: "may contain only letters a-z, digits and underscores (after an optional leading @)",
+};
+
+/** A rejection in words, to follow the field's name in an error's detail ("username is empty"). */
+export function describeUsernameRejection(rejection: UsernameRejection): string {
+  return REJECTION_DETAIL[rejection];
+}

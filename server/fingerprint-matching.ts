@@ -9,9 +9,10 @@
  * stored, and signals are never logged (API reference: "observations are not stored").
  */
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { createMatcher, type FingerprintIndex, type FingerprintMatcher, type SignalInput } from "../core/fingerprint/index.ts";
 import { compareCodePoints } from "../core/order.ts";
-import { LruCache } from "./lru-cache.ts";
+import { systemClock, type Clock } from "./clock.ts";
 
 /** Reference "Limits": fingerprint answers are cached for 5 minutes. */
 export const MATCH_CACHE_TTL_MS = 5 * 60_000;
@@ -25,15 +26,45 @@ export const MATCH_CACHE_SIZE = 32 * 1024 * 1024;
 export interface FingerprintMatching {
   matcher: FingerprintMatcher;
   /** Answers as JSON text: a hit is served as it is, without serialising it again. */
-  cache: LruCache<string>;
+  cache: LRUCache<string, string>;
 }
 
 /** Compiles the index (throws on a malformed one, so a broken build fails at load). */
 export function createFingerprintMatching(index: FingerprintIndex): FingerprintMatching {
-  return {
-    matcher: createMatcher(index),
-    cache: new LruCache<string>({ maxEntries: MATCH_CACHE_ENTRIES, maxSize: MATCH_CACHE_SIZE, ttlMs: MATCH_CACHE_TTL_MS }),
-  };
+  return { matcher: createMatcher(index), cache: createMatchCache() };
+}
+
+export interface MatchCacheOptions {
+  /** Default MATCH_CACHE_ENTRIES. */
+  maxEntries?: number;
+  /** Bound on the answers' summed JSON length. Default MATCH_CACHE_SIZE; a longer answer is not kept. */
+  maxSize?: number;
+  /** An answer is served for this long after it was stored; a hit does not extend it. Default MATCH_CACHE_TTL_MS. */
+  ttlMs?: number;
+  now?: Clock;
+}
+
+/**
+ * The answer cache: least recently used out first, past either bound, and every answer expired
+ * a fixed time after it was stored, so that neither many small answers nor a few huge ones can
+ * grow the heap without bound. Expired answers are dropped when next asked for or evicted (no
+ * timer per entry).
+ */
+export function createMatchCache(options: MatchCacheOptions = {}): LRUCache<string, string> {
+  const { maxEntries = MATCH_CACHE_ENTRIES, maxSize = MATCH_CACHE_SIZE, ttlMs = MATCH_CACHE_TTL_MS, now = systemClock } = options;
+  return new LRUCache<string, string>({
+    max: maxEntries,
+    maxSize,
+    sizeCalculation: (json) => json.length,
+    // lru-cache serves an entry until its age *exceeds* ttl; an answer here is served for less
+    // than ttlMs ("cached for 5 minutes", to the millisecond). On a whole-millisecond clock that
+    // is a ttl one millisecond shorter.
+    ttl: ttlMs - 1,
+    // The server's clock (Date-based, like the rate limits, so a test's fake Date moves both),
+    // read at every call: ttlResolution 0, not a reading kept for a millisecond behind a timer.
+    perf: { now },
+    ttlResolution: 0,
+  });
 }
 
 /**
@@ -49,7 +80,7 @@ export function matchSignals(
   const hit = matching.cache.get(key);
   if (hit !== undefined) return { matchJson: hit, cached: true };
   const matchJson = JSON.stringify(matching.matcher.match(signals));
-  matching.cache.set(key, matchJson, matchJson.length);
+  matching.cache.set(key, matchJson);
   return { matchJson, cached: false };
 }
 

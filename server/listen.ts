@@ -1,12 +1,14 @@
 /**
- * Listening: the h3 app through h3's Node handler, served by listhen. listhen's own signal
- * handling exits at once, so it is off; we close gracefully (in-flight requests finish) instead.
+ * Listening: the h3 app through h3's Node handler, served by listhen, which finds the port, gives
+ * the URL and closes gracefully (in-flight requests finish, idle connections close). listhen's own
+ * signal handling exits at once, so it is off; serve() closes on SIGINT/SIGTERM instead.
  */
 import { toNodeHandler } from "h3/node";
 import { listen } from "listhen";
 import { createApp, type AppOptions } from "./app.ts";
 
 export interface ServerOptions extends AppOptions {
+  /** 0: any free port. Any other port is that port, or an error when it is taken. */
   port: number;
   host: string;
 }
@@ -17,25 +19,25 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const app = createApp(options);
-  const listener = await listen(toNodeHandler(app), {
-    // listhen reads 0 as "3000 or the next free port"; we mean what the OS means: any free port,
-    // so that servers started one after another (tests, benchmarks) never share an address.
-    port: options.port === 0 ? { port: 0, random: true } : options.port,
+  const listener = await listen(toNodeHandler(createApp(options)), {
     hostname: options.host,
-    showURL: false,
-    qr: false,
+    // Port discovery, as listhen hands it to get-port-please: port 0 is any port the OS has free
+    // (servers started one after another never share one); any other port is that one or an
+    // error, never another (an explicit port gets no alternative range, and no random fallback).
+    port: { port: options.port, random: options.port === 0 },
+    // A production server: no browser, clipboard or QR code; public unless the host is a loopback one.
     isProd: true,
+    showURL: false,
     autoClose: false,
-    public: options.host !== "localhost" && options.host !== "127.0.0.1" && options.host !== "::1",
   });
-  const port = listener.address.port;
-  if (options.port !== 0 && port !== options.port) {
+  // get-port-please leaves out the ports browsers refuse (6000, 6665–6669, 10080…) and, with none
+  // left to try, takes 3000: an explicit port it would not try must fail here rather than move.
+  if (options.port !== 0 && listener.address.port !== options.port) {
     await listener.close();
-    throw new Error(`port ${options.port} is in use`);
+    throw new Error(`port ${options.port} is one that browsers refuse; choose another`);
   }
-  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
-  return { url: `http://${shownHost}:${port}/`, close: () => listener.close() };
+  // listhen leaves a bare colon where it omits port 80 ("http://host:/"); the URL parser drops it.
+  return { url: new URL(listener.url).href, close: () => listener.close() };
 }
 
 /** Starts the server for a command line: prints the URL, closes gracefully on SIGINT/SIGTERM. */

@@ -15,8 +15,11 @@
  * than the cap, who could rotate through them anyway.
  */
 import { isIPv6 } from "node:net";
+import { getRequestIP, type Middleware } from "h3";
+import type { Route } from "../core/routes/types.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { sendProblem } from "./respond.ts";
+import { createProblemError } from "./errors.ts";
+import { getTableMatch } from "./table-match.ts";
 
 export const RATE_WINDOW_MS = 60_000;
 const DEFAULT_MAX_CLIENTS = 100_000;
@@ -71,16 +74,40 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   };
 }
 
-/** Runs `answer` if the client still has quota, else answers 429; both carry the RateLimit headers. */
-export async function withRateLimit(
-  limiter: RateLimiter | null,
-  client: string,
-  request: Request,
-  answer: () => Promise<Response>,
-): Promise<Response> {
-  if (!limiter) return answer();
-  const decision = limiter.take(client);
-  const headers: Record<string, string> = {
+export interface RateLimitCheckOptions {
+  /** Per minute and client: `always` for routes the table always limits, `optional` for every other read. 0 is no limit. */
+  limits: Record<Route["rateLimit"], number>;
+  /** Count clients by the last X-Forwarded-For entry (see getClientKey). */
+  trustProxy: boolean;
+}
+
+/**
+ * Route middleware, after the method check (a preflight or a 405 uses no quota): takes one
+ * request from the client's quota, refuses with 429 when there is none left, and puts the
+ * RateLimit headers on whatever the route answers, its own problems included.
+ */
+export function createRateLimitCheck(options: RateLimitCheckOptions): Middleware {
+  const create = (limit: number) => (limit > 0 ? createRateLimiter({ limit }) : null);
+  const limiters = { always: create(options.limits.always), optional: create(options.limits.optional) };
+  return (event, next) => {
+    const limiter = limiters[getTableMatch(event)?.route.rateLimit ?? "optional"];
+    if (!limiter) return next();
+    const decision = limiter.take(getClientKey(getRequestIP(event), event.req.headers.get("x-forwarded-for"), options.trustProxy));
+    const headers = getRateLimitHeaders(decision);
+    if (!decision.allowed) {
+      const detail = `At most ${decision.limit} requests per minute from one address; try again in ${decision.resetSeconds} s.`;
+      throw createProblemError(429, detail, { ...headers, "retry-after": String(decision.resetSeconds) });
+    }
+    return Promise.resolve(next()).then((answer) => {
+      const response = answer as Response;
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      return response;
+    });
+  };
+}
+
+function getRateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
     "ratelimit-limit": String(decision.limit),
     "ratelimit-remaining": String(decision.remaining),
     "ratelimit-reset": String(decision.resetSeconds),
@@ -88,13 +115,6 @@ export async function withRateLimit(
     // Browsers hide response headers from cross-origin scripts unless they are listed.
     "access-control-expose-headers": "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After",
   };
-  if (!decision.allowed) {
-    const detail = `At most ${decision.limit} requests per minute from one address; try again in ${decision.resetSeconds} s.`;
-    return sendProblem(request, 429, detail, { headers: { ...headers, "retry-after": String(decision.resetSeconds) } });
-  }
-  const response = await answer();
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  return response;
 }
 
 /**

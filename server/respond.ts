@@ -17,7 +17,7 @@ export interface BodyOptions {
   status?: number;
   type: string;
   cacheControl?: string;
-  headers?: Record<string, string>;
+  headers?: HeadersInit;
 }
 
 export function getStrongEtag(body: Uint8Array): string {
@@ -51,6 +51,15 @@ export function sendBody(request: Request, body: Uint8Array | string, options: B
   return new Response(request.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>), { status, headers });
 }
 
+/**
+ * What every answer gets, files, computed answers and problems alike: CORS for the public API
+ * (DESIGN "CORS") and nosniff, which sendBody already set on all but the bodiless preflight.
+ */
+export function setPublicHeaders(response: Response): void {
+  response.headers.set("access-control-allow-origin", "*");
+  response.headers.set("x-content-type-options", "nosniff");
+}
+
 export function sendJson(request: Request, value: unknown, options: Omit<BodyOptions, "type"> = {}): Response {
   return sendJsonText(request, JSON.stringify(value), options);
 }
@@ -69,7 +78,7 @@ export function sendProblem(
   request: Request,
   status: number,
   detail: string,
-  options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  options: { errors?: FieldError[]; headers?: HeadersInit } = {},
 ): Response {
   return sendBody(request, formatProblem(status, detail, options.errors ? { errors: options.errors } : {}), {
     status,

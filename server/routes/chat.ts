@@ -5,7 +5,7 @@
  * `traders_chat`; both answers are files of the build (5-minute caching, strong ETag). An unknown
  * chat is a 404 `{found:false, username}` (the issue's shape), a malformed username a 422.
  */
-import { getUsernameRejection, normalizeUsername, type UsernameRejection } from "../../core/username.ts";
+import { describeUsernameRejection, getUsernameRejection, normalizeUsername } from "../../core/username.ts";
 import { getRoute } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import type { Route } from "../../core/routes/types.ts";
@@ -13,16 +13,10 @@ import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
-const REJECTION_DETAIL: Record<UsernameRejection, string> = {
-  empty: "is empty",
-  too_long: "is longer than 64 characters",
-  invalid_characters: "may contain only letters a-z, digits and underscores (after an optional leading @)",
-};
-
 async function serveChatFile({ request, params, state }: RouteContext, route: Route): Promise<Response> {
   const username = normalizeUsername(params.username ?? "");
   const rejection = getUsernameRejection(username);
-  if (rejection) return sendInvalid(request, [{ name: "username", in: "path", detail: `chat username ${REJECTION_DETAIL[rejection]}` }]);
+  if (rejection) return sendInvalid(request, [{ name: "username", in: "path", detail: `chat username ${describeUsernameRejection(rejection)}` }]);
   const body = await readBuildFile(state.root, fillTemplate(route.file!, { username }));
   if (body) return sendRouteFile(request, route, body);
   return sendJson(request, { found: false, username }, { status: 404, cacheControl: FIVE_MINUTES });

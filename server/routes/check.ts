@@ -1,6 +1,6 @@
 /** GET /api/check/{identifier} — is this username reported? (reference "Check result") */
 import { createFileFiller } from "../../core/routes/match.ts";
-import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";
+import { describeUsernameRejection, getUsernameRejection, normalizeUsername } from "../../core/username.ts";
 import { getRoute } from "../../core/routes/table.ts";
 import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
@@ -8,16 +8,10 @@ import type { RouteContext } from "./context.ts";
 
 const checkFile = createFileFiller("checkUsername");
 
-const REJECTION_DETAIL = {
-  empty: "is empty",
-  too_long: "is longer than 64 characters",
-  invalid_characters: "may contain only letters a-z, digits and underscores (after an optional leading @)",
-} as const;
-
 export async function checkUsername({ request, params, state }: RouteContext): Promise<Response> {
   const username = normalizeUsername(params.identifier ?? "");
   const rejection = getUsernameRejection(username);
-  if (rejection) return sendInvalid(request, [{ name: "identifier", in: "path", detail: `username ${REJECTION_DETAIL[rejection]}` }]);
+  if (rejection) return sendInvalid(request, [{ name: "identifier", in: "path", detail: `username ${describeUsernameRejection(rejection)}` }]);
   const path = checkFile(username);
   const body = await readBuildFile(state.root, path);
   if (body) return sendRouteFile(request, getRoute("checkUsername"), body);

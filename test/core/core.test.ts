@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { readInstant } from "../../build/snapshot/report-sql.ts";
 import { formatDate, formatInstant } from "../../core/time.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
-import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";
+import { describeUsernameRejection, getUsernameRejection, normalizeUsername } from "../../core/username.ts";
 import { checkBaseUrl, createUrls, getAvatarUrl } from "../../core/urls.ts";
 import { escapeMarkup, removeControlCharacters } from "../../core/escape.ts";
 import { slugify } from "../../core/transliterate.ts";
@@ -28,6 +28,14 @@ describe("usernames", () => {
   ])("%j normalises to %j (%s)", (raw, normalized, rejection) => {
     expect(normalizeUsername(raw)).toBe(normalized);
     expect(getUsernameRejection(normalizeUsername(raw))).toBe(rejection);
+  });
+
+  it.each([
+    ["empty", "is empty"],
+    ["too_long", "is longer than 64 characters"],
+    ["invalid_characters", "may contain only letters a-z, digits and underscores (after an optional leading @)"],
+  ] as const)("describes the rejection %s as %j, for every route that refuses a username", (rejection, detail) => {
+    expect(describeUsernameRejection(rejection)).toBe(detail);
   });
 });
 

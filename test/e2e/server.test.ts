@@ -3,11 +3,13 @@
  * unknown routes, path safety, picking up a new build without a restart, and graceful shutdown.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { BAD_ENCODING_DETAIL, formatProblem } from "../../core/routes/problem.ts";
 import { createApp } from "../../server/app.ts";
-import { FIXTURE_SQL, BASE_URL, buildFixture, createSnapshot, type BuiltFixture } from "../helpers/fixture.ts";
+import { FAULT_DETAIL } from "../../server/errors.ts";
+import { FIXTURE_SQL, BASE_URL, buildFixture, createSnapshot, makeTempDir, type BuiltFixture } from "../helpers/fixture.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 
 let fixture: BuiltFixture;
@@ -94,6 +96,31 @@ describe.each(CLIENT_KINDS)("files and protocol (%s)", (kind) => {
     },
   );
 
+  it.each(["/%E0%A4%A", "/api/check/%ZZ", "/api/badge/%.svg"])("answers %s, whose percent-encoding does not decode, with our problem+json 400", async (path) => {
+    for (const method of ["GET", "DELETE", "OPTIONS"]) {
+      const res = await client.fetch(path, { method });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+      expect(await res.text()).toBe(formatProblem(400, BAD_ENCODING_DETAIL));
+    }
+  });
+
+  it.each([
+    ["a file", "/manifest.json", {}, 200],
+    ["a computed answer", "/api/companies?limit=1", {}, 200],
+    ["a revalidated answer", "/api/companies?limit=1", { headers: { "if-none-match": "*" } }, 304],
+    ["a route's own problem", "/api/companies?limit=0", {}, 422],
+    ["the unknown-path 404", "/nope", {}, 404],
+    ["a refused method", "/api/companies", { method: "DELETE" }, 405],
+    ["the preflight", "/api/fingerprint/match", { method: "OPTIONS" }, 204],
+    ["a path that does not decode", "/%ZZ", {}, 400],
+  ] as const)("puts CORS and nosniff on every answer: %s", async (_, path, init, status) => {
+    const res = await client.fetch(path, init);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("describes the API at /openapi.json (the root is the build's landing page)", async () => {
     const res = await client.fetch("/openapi.json");
     expect(res.headers.get("cache-control")).toBe("no-cache");
@@ -102,6 +129,32 @@ describe.each(CLIENT_KINDS)("files and protocol (%s)", (kind) => {
     expect(body.servers).toEqual([{ url: BASE_URL }]);
     expect(Object.keys(body.paths)).toContain("/api/check/{identifier}");
     expect(body.paths["/api/fingerprint/match"].post.operationId).toBe("matchFingerprint");
+  });
+});
+
+describe.each(CLIENT_KINDS)("a fault (%s)", (kind) => {
+  it("reaches the client as our problem+json 500 with CORS and nosniff, and only the log hears what it was", async () => {
+    // A build whose report is not JSON: every request fails while loading it.
+    const dir = makeTempDir("fault");
+    writeFileSync(join(dir, "build-report.json"), "{");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const client = await createClient(kind, dir);
+    try {
+      for (const [path, init] of [["/api/companies", {}], ["/manifest.json", { method: "HEAD" }], ["/api/fingerprint/match", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }]] as const) {
+        const res = await client.fetch(path, init);
+        expect(res.status).toBe(500);
+        expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+        expect(res.headers.get("access-control-allow-origin")).toBe("*");
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(await res.text()).toBe(init.method === "HEAD" ? "" : formatProblem(500, FAULT_DETAIL));
+      }
+      expect(logged).toHaveBeenCalledTimes(3);
+      expect(logged.mock.calls[0]![0]).toBeInstanceOf(SyntaxError);
+    } finally {
+      await client.close();
+      logged.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

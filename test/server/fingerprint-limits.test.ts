@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildDist } from "../../build/build.ts";
 import { createApp } from "../../server/app.ts";
-import { LruCache } from "../../server/lru-cache.ts";
+import { createMatchCache } from "../../server/fingerprint-matching.ts";
 import { createRateLimiter, getClientKey } from "../../server/rate-limit.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { BASE_URL, buildFixture, createSnapshot, type BuiltFixture } from "../helpers/fixture.ts";
@@ -136,16 +136,20 @@ describe("memory bounds", () => {
   });
 
   it("evicts the least recently used answer, by count and by size, and expires them", () => {
-    let now = 0;
-    const cache = new LruCache<string>({ maxEntries: 2, maxSize: 10, ttlMs: 1000, now: () => now });
-    cache.set("a", "A", 4);
-    cache.set("b", "B", 4);
-    expect(cache.get("a")).toBe("A");
-    cache.set("c", "C", 4); // over both bounds: "b" was used least recently
-    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual(["A", undefined, "C"]);
-    cache.set("big", "X", 11);
+    // Not 0: lru-cache reads an entry stored at time 0 as one without expiry (a real clock never reads 0).
+    let now = 1;
+    // An answer's size is its JSON length.
+    const cache = createMatchCache({ maxEntries: 2, maxSize: 10, ttlMs: 1000, now: () => now });
+    cache.set("a", "AAAA");
+    cache.set("b", "BBBB");
+    expect(cache.get("a")).toBe("AAAA");
+    cache.set("c", "CCCC"); // over both bounds: "b" was used least recently
+    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual(["AAAA", undefined, "CCCC"]);
+    cache.set("big", "X".repeat(11));
     expect(cache.get("big")).toBeUndefined();
     now = 1000;
+    expect(cache.get("a")).toBe("AAAA");
+    now = 1001;
     expect(cache.get("a")).toBeUndefined();
     expect(cache.size).toBe(1);
   });
