@@ -11,7 +11,7 @@ const checkFile = createFileFiller("checkUsername");
 
 export function* emitCheckFiles(ctx: EmitContext): Generator<OutputFile> {
   const serialize = createCheckSerializer(ctx.urls);
-  for (const spammer of ctx.model.spammers) {
+  for (const spammer of ctx.model.spammers.views()) {
     yield { path: checkFile(spammer.username), data: serialize(spammer) };
   }
 }

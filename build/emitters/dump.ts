@@ -21,7 +21,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
   const spammerRows = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
   const format = createSpammerRecordFormatter(urls);
-  for (const spammer of model.spammers) spammerRows.addRecord(format(spammer));
+  for (const spammer of model.spammers.views()) spammerRows.addRecord(format(spammer));
   const week = formatIsoWeek(getIsoWeek(model.asOfMs));
   const credit = getCredit(ctx);
 

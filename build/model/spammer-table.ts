@@ -5,7 +5,7 @@
  * string, eight numbers, its ranked categories and companies as small integers), so a million
  * usernames take about 90 MB; a row is made into a `Spammer` object only when one is read.
  */
-import { CATEGORIES, type Category } from "../../core/categories.ts";
+import { CATEGORIES } from "../../core/categories.ts";
 import type { Company, Spammer } from "./types.ts";
 
 const INITIAL_ROWS = 1 << 12;
@@ -50,29 +50,45 @@ export class SpammerTable implements Iterable<Spammer> {
 
   /** Row `row` as a Spammer (a new object each time). */
   at(row: number): Spammer {
-    const categories: Category[] = [];
+    return this.fill(createEmptySpammer(), row);
+  }
+
+  /**
+   * Every row through one reused Spammer, its arrays included: for emitters that turn each row
+   * into text at once (check files, the dump), a million rows without a million objects and their
+   * garbage. Read what you need from it before asking for the next row.
+   */
+  *views(): Generator<Spammer> {
+    const view = createEmptySpammer();
+    for (let row = 0; row < this.size; row++) yield this.fill(view, row);
+  }
+
+  private fill(target: Spammer, row: number): Spammer {
+    const { categories, companies } = target;
+    categories.length = 0;
     for (let k = this.categoryStarts[row]!, end = this.categoryStarts[row + 1]!; k < end; k++) categories.push(CATEGORIES[this.categoryCodes[k]!]!);
-    const companies: Company[] = [];
+    companies.length = 0;
     for (let k = this.companyStarts[row]!, end = this.companyStarts[row + 1]!; k < end; k++) companies.push(this.companies[this.companyCodes[k]!]!);
     const c = row * 4;
     const n = row * 3;
-    return {
-      username: this.usernames[row]!,
-      reportsCount: this.counts[c]!,
-      uniqueReports: this.counts[c + 1]!,
-      last7Days: this.counts[c + 2]!,
-      previous7Days: this.counts[c + 3]!,
-      confidenceMax: this.numbers[n]!,
-      firstSeenMs: this.numbers[n + 1]!,
-      lastSeenMs: this.numbers[n + 2]!,
-      categories,
-      companies,
-    };
+    target.username = this.usernames[row]!;
+    target.reportsCount = this.counts[c]!;
+    target.uniqueReports = this.counts[c + 1]!;
+    target.last7Days = this.counts[c + 2]!;
+    target.previous7Days = this.counts[c + 3]!;
+    target.confidenceMax = this.numbers[n]!;
+    target.firstSeenMs = this.numbers[n + 1]!;
+    target.lastSeenMs = this.numbers[n + 2]!;
+    return target;
   }
 
   *[Symbol.iterator](): Iterator<Spammer> {
     for (let row = 0; row < this.size; row++) yield this.at(row);
   }
+}
+
+function createEmptySpammer(): Spammer {
+  return { username: "", reportsCount: 0, uniqueReports: 0, confidenceMax: 0, firstSeenMs: 0, lastSeenMs: 0, last7Days: 0, previous7Days: 0, categories: [], companies: [] };
 }
 
 /** What the report pass appends per username (companies as indexes into the table's company list). */
