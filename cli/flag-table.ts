@@ -26,6 +26,7 @@ const SERVE_FLAGS = {
   host: { type: "string", value: "H", env: "HOST", default: "localhost", description: "address to listen on (0.0.0.0 for every interface)" },
   "trust-proxy": { type: "boolean", env: "TRUST_PROXY", description: "rate-limit by the last X-Forwarded-For entry (only behind your own proxy)" },
   "read-limit": { type: "string", value: "N", env: "READ_LIMIT", default: "0", description: "GET/HEAD requests per minute per client address (0: no limit)" },
+  redis: { type: "string", value: "URL", env: "REDIS_URL", description: "keep the rate limits and the match cache in this Redis (redis:// or rediss://), shared by every server using it; without it, in memory" },
 } as const satisfies FlagSpec;
 
 export const SAMPLE = {

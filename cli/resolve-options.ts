@@ -10,7 +10,7 @@ import type { SampleOptions } from "../data/sample/generate.ts";
 import type { ServerOptions } from "../server/listen.ts";
 import { HOSTING, HOSTING_TARGETS, type BUILD, type SAMPLE, type SERVE, type StartFlags } from "./flag-table.ts";
 import { UsageError, type ReadFlags } from "./flags.ts";
-import { readBaseUrl, readInstant, readInteger, requireValue } from "./values.ts";
+import { readBaseUrl, readInstant, readInteger, readRedisUrl, requireValue } from "./values.ts";
 
 export type SampleStep = Omit<SampleOptions, "onProgress">;
 export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl">;
@@ -36,6 +36,7 @@ export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): Serve
     host: flags.values.host,
     trustProxy: flags.values["trust-proxy"],
     readRateLimit: readInteger(flags.label("read-limit"), flags.values["read-limit"], 0, 1_000_000),
+    redisUrl: flags.values.redis === undefined ? undefined : readRedisUrl(flags.label("redis"), flags.values.redis),
   };
 }
 

@@ -28,6 +28,18 @@ export function readBaseUrl(label: string, value: string): string {
   return value;
 }
 
+/**
+ * A Redis URL. The value itself is never repeated in the refusal: it may hold a password.
+ * The server connects later, and starts even when Redis does not answer (server/redis-store.ts).
+ */
+export function readRedisUrl(label: string, value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  const redis = url?.protocol === "redis:" || url?.protocol === "rediss:";
+  if (redis && url.hostname) return value;
+  const got = !url ? "something that is not a URL" : redis ? "a URL with no host" : `a ${url.protocol} URL`;
+  throw new UsageError(`${label} must be redis://[USER:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), got ${got}`);
+}
+
 /** One of a fixed list of words. */
 export function readChoice<T extends string>(label: string, value: string, choices: readonly T[]): T {
   if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${label} must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`);

@@ -19,6 +19,9 @@ import type { Route } from "../core/routes/types.ts";
 import { DistSource } from "./dist-source.ts";
 import { sendErrorProblem } from "./errors.ts";
 import { createRateLimitCheck } from "./rate-limit.ts";
+import { createRedisMatchCache } from "./redis-match-cache.ts";
+import { createRedisRateLimiter } from "./redis-rate-limit.ts";
+import type { RedisStore } from "./redis-store.ts";
 import { checkMethod, rejectMalformedPath } from "./request-checks.ts";
 import { setPublicHeaders } from "./respond.ts";
 import { checkUsername } from "./routes/check.ts";
@@ -58,13 +61,20 @@ export interface AppOptions {
   fingerprintRateLimit?: number;
   /** Reads (GET, HEAD) per minute per client (DESIGN "Reads"). Default 0: reads are not throttled. */
   readRateLimit?: number;
+  /**
+   * Where the rate limits and the match cache live when several servers must share them (DESIGN
+   * "More than one server"). Default: this server's memory.
+   */
+  redis?: RedisStore;
 }
 
 export function createApp(options: AppOptions): H3 {
-  const source = new DistSource(options.dist);
+  const { redis } = options;
+  const source = new DistSource(options.dist, { createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)) });
   const checkRateLimit = createRateLimitCheck({
     limits: { always: options.fingerprintRateLimit ?? 60, optional: options.readRateLimit ?? 0 },
     trustProxy: options.trustProxy ?? false,
+    createLimiter: redis && ((limiter) => createRedisRateLimiter(redis, limiter)),
   });
   // Paths that do not decode are let through, to be refused by rejectMalformedPath as our problem.
   const app = new H3({ allowMalformedURL: true })

@@ -7,14 +7,14 @@
  */
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { CATEGORIES, type Category } from "../core/categories.ts";
 import { FINGERPRINT_INDEX_FILE, getRoute } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
 import type { FingerprintIndex } from "../core/fingerprint/index.ts";
-import { createFingerprintMatching, type FingerprintMatching } from "./fingerprint-matching.ts";
+import { createFingerprintMatching, type FingerprintMatching, type MatchCache } from "./fingerprint-matching.ts";
 import { loadSearchState, type SearchState } from "./search-state.ts";
 
 export interface CompanyItem {
@@ -51,16 +51,26 @@ export interface BuildState {
 /** How often, at most, a request checks whether `dist` points at a new build. */
 const RECHECK_MS = 250;
 
+export interface BuildStateOptions {
+  /**
+   * The fingerprint answer cache of a build, given the build's id (its folder's name: the build
+   * names it by its manifest's hash). Default: a new cache in this server's memory.
+   */
+  createMatchCache?: (buildId: string) => MatchCache;
+}
+
 export class DistSource {
   private readonly path: string;
   private link: string | null = null;
   private state: Promise<BuildState>;
   private checkedAt = 0;
+  private readonly options: BuildStateOptions;
 
-  constructor(distPath: string) {
+  constructor(distPath: string, options: BuildStateOptions = {}) {
     this.path = resolve(distPath);
+    this.options = options;
     this.link = this.readLink();
-    this.state = loadBuildState(this.resolveRoot());
+    this.state = loadBuildState(this.resolveRoot(), options);
     // Surface a broken dist at start-up rather than on the first request.
     this.state.catch(() => {});
   }
@@ -74,7 +84,7 @@ export class DistSource {
       if (link !== this.link) {
         this.link = link;
         const previous = this.state;
-        const next = loadBuildState(this.resolveRoot());
+        const next = loadBuildState(this.resolveRoot(), this.options);
         // A half-published or broken build must not take the server down: keep the old one.
         this.state = next.catch((error) => {
           process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
@@ -102,7 +112,7 @@ export class DistSource {
   }
 }
 
-export async function loadBuildState(root: string): Promise<BuildState> {
+export async function loadBuildState(root: string, options: BuildStateOptions = {}): Promise<BuildState> {
   const read = async <T>(path: string): Promise<T> => JSON.parse(await readFile(resolve(root, path), "utf8")) as T;
   const report = await read<{ as_of: string; base_url: string }>("build-report.json");
   const [all, top, ...perCategory] = await Promise.all([
@@ -132,7 +142,7 @@ export async function loadBuildState(root: string): Promise<BuildState> {
     companyByName,
     spammers: top as SpammerList,
     spammersByCategory: new Map(CATEGORIES.map((c, i) => [c, perCategory[i] as SpammerList])),
-    fingerprint: fingerprintIndex && createFingerprintMatching(fingerprintIndex),
+    fingerprint: fingerprintIndex && createFingerprintMatching(fingerprintIndex, { cache: options.createMatchCache?.(basename(root)) }),
     search,
   };
 }

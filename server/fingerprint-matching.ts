@@ -1,7 +1,8 @@
 /**
  * The fingerprint side of a loaded build: the matcher over dist/fingerprint/index.json and the
  * cache of its answers. Both belong to one build, so a new build starts with an empty cache and
- * never answers from the previous library.
+ * never answers from the previous library. The cache is this server's memory (below) or, with
+ * --redis, shared by every server (server/redis-match-cache.ts, keyed by the build too).
  *
  * Identical signal sets get the identical answer (the matcher lists keys in its own orders, not
  * the request's), so the cache key is the set itself: the pairs sorted by key, hashed. The
@@ -23,15 +24,26 @@ export const MATCH_CACHE_ENTRIES = 10_000;
  */
 export const MATCH_CACHE_SIZE = 32 * 1024 * 1024;
 
-export interface FingerprintMatching {
-  matcher: FingerprintMatcher;
-  /** Answers as JSON text: a hit is served as it is, without serialising it again. */
-  cache: LRUCache<string, string>;
+/**
+ * Answers as JSON text by signal-set digest: a hit is served as it is, without serialising it
+ * again. The memory cache (an LRUCache, from createMatchCache) answers at once; Redis's later.
+ */
+export interface MatchCache {
+  get(key: string): string | undefined | Promise<string | undefined>;
+  set(key: string, json: string): unknown;
 }
 
-/** Compiles the index (throws on a malformed one, so a broken build fails at load). */
-export function createFingerprintMatching(index: FingerprintIndex): FingerprintMatching {
-  return { matcher: createMatcher(index), cache: createMatchCache() };
+export interface FingerprintMatching {
+  matcher: FingerprintMatcher;
+  cache: MatchCache;
+}
+
+/**
+ * Compiles the index (throws on a malformed one, so a broken build fails at load). The cache is
+ * a new memory cache unless one is given.
+ */
+export function createFingerprintMatching(index: FingerprintIndex, options: { cache?: MatchCache } = {}): FingerprintMatching {
+  return { matcher: createMatcher(index), cache: options.cache ?? createMatchCache() };
 }
 
 export interface MatchCacheOptions {
@@ -71,16 +83,16 @@ export function createMatchCache(options: MatchCacheOptions = {}): LRUCache<stri
  * The `match` of the answer, as JSON text, and whether it came from the cache. `entries` are
  * the request's own key/value pairs, already checked to be strings.
  */
-export function matchSignals(
+export async function matchSignals(
   matching: FingerprintMatching,
   entries: readonly (readonly [string, string])[],
   signals: SignalInput,
-): { matchJson: string; cached: boolean } {
+): Promise<{ matchJson: string; cached: boolean }> {
   const key = getSignalSetKey(entries);
-  const hit = matching.cache.get(key);
+  const hit = await matching.cache.get(key);
   if (hit !== undefined) return { matchJson: hit, cached: true };
   const matchJson = JSON.stringify(matching.matcher.match(signals));
-  matching.cache.set(key, matchJson);
+  await matching.cache.set(key, matchJson);
   return { matchJson, cached: false };
 }
 

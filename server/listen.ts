@@ -6,11 +6,14 @@
 import { toNodeHandler } from "h3/node";
 import { listen } from "listhen";
 import { createApp, type AppOptions } from "./app.ts";
+import { connectRedisStore } from "./redis-store.ts";
 
-export interface ServerOptions extends AppOptions {
+export interface ServerOptions extends Omit<AppOptions, "redis"> {
   /** 0: any free port. Any other port is that port, or an error when it is taken. */
   port: number;
   host: string;
+  /** Redis for the limits and the match cache (`redis://…`), connected here and closed with the server. */
+  redisUrl?: string;
 }
 
 export interface RunningServer {
@@ -19,7 +22,8 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const listener = await listen(toNodeHandler(createApp(options)), {
+  const redis = options.redisUrl ? await connectRedisStore(options.redisUrl) : undefined;
+  const listener = await listen(toNodeHandler(createApp({ ...options, redis })), {
     hostname: options.host,
     // Port discovery, as listhen hands it to get-port-please: port 0 is any port the OS has free
     // (servers started one after another never share one); any other port is that one or an
@@ -29,15 +33,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     isProd: true,
     showURL: false,
     autoClose: false,
+  }).catch((error: unknown) => {
+    redis?.close();
+    throw error;
   });
   // get-port-please leaves out the ports browsers refuse (6000, 6665–6669, 10080…) and, with none
   // left to try, takes 3000: an explicit port it would not try must fail here rather than move.
   if (options.port !== 0 && listener.address.port !== options.port) {
     await listener.close();
+    redis?.close();
     throw new Error(`port ${options.port} is one that browsers refuse; choose another`);
   }
   // listhen leaves a bare colon where it omits port 80 ("http://host:/"); the URL parser drops it.
-  return { url: new URL(listener.url).href, close: () => listener.close() };
+  const close = async () => {
+    await listener.close();
+    redis?.close();
+  };
+  return { url: new URL(listener.url).href, close };
 }
 
 /** Starts the server for a command line: prints the URL, closes gracefully on SIGINT/SIGTERM. */

@@ -13,6 +13,10 @@
  * order, so they are always at its front), and past `maxClients` the oldest window is dropped
  * early — that client gets a fresh quota, which only matters to someone holding more addresses
  * than the cap, who could rotate through them anyway.
+ *
+ * This is one server's count. With --redis, every server counts in Redis instead
+ * (server/redis-rate-limit.ts, the same windows), so that servers behind one load balancer share
+ * one limit per client rather than each giving its own.
  */
 import { isIPv6 } from "node:net";
 import { getRequestIP, type Middleware } from "h3";
@@ -40,13 +44,19 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
+/** What both limiters implement: this server's memory (below) and Redis (server/redis-rate-limit.ts). */
 export interface RateLimiter {
+  /** Counts one request of `client` and says whether it is allowed. */
+  take(client: string): RateLimitDecision | Promise<RateLimitDecision>;
+}
+
+export interface MemoryRateLimiter extends RateLimiter {
   take(client: string): RateLimitDecision;
   /** Clients currently tracked. */
   readonly clients: number;
 }
 
-export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+export function createRateLimiter(options: RateLimiterOptions): MemoryRateLimiter {
   const { limit, windowMs = RATE_WINDOW_MS, maxClients = DEFAULT_MAX_CLIENTS, now = systemClock } = options;
   const windows = new Map<string, { start: number; count: number }>();
 
@@ -79,6 +89,8 @@ export interface RateLimitCheckOptions {
   limits: Record<Route["rateLimit"], number>;
   /** Count clients by the last X-Forwarded-For entry (see getClientKey). */
   trustProxy: boolean;
+  /** Makes the limiter of each scope (`match`, `read`). Default: one in this server's memory. */
+  createLimiter?: (options: { limit: number; scope: string }) => RateLimiter;
 }
 
 /**
@@ -87,22 +99,21 @@ export interface RateLimitCheckOptions {
  * RateLimit headers on whatever the route answers, its own problems included.
  */
 export function createRateLimitCheck(options: RateLimitCheckOptions): Middleware {
-  const create = (limit: number) => (limit > 0 ? createRateLimiter({ limit }) : null);
-  const limiters = { always: create(options.limits.always), optional: create(options.limits.optional) };
-  return (event, next) => {
+  const { createLimiter = createRateLimiter } = options;
+  const create = (limit: number, scope: string) => (limit > 0 ? createLimiter({ limit, scope }) : null);
+  const limiters = { always: create(options.limits.always, "match"), optional: create(options.limits.optional, "read") };
+  return async (event, next) => {
     const limiter = limiters[getTableMatch(event)?.route.rateLimit ?? "optional"];
     if (!limiter) return next();
-    const decision = limiter.take(getClientKey(getRequestIP(event), event.req.headers.get("x-forwarded-for"), options.trustProxy));
+    const decision = await limiter.take(getClientKey(getRequestIP(event), event.req.headers.get("x-forwarded-for"), options.trustProxy));
     const headers = getRateLimitHeaders(decision);
     if (!decision.allowed) {
       const detail = `At most ${decision.limit} requests per minute from one address; try again in ${decision.resetSeconds} s.`;
       throw createProblemError(429, detail, { ...headers, "retry-after": String(decision.resetSeconds) });
     }
-    return Promise.resolve(next()).then((answer) => {
-      const response = answer as Response;
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
-    });
+    const response = (await next()) as Response;
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
   };
 }
 

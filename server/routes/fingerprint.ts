@@ -26,7 +26,7 @@ export async function matchFingerprint({ request, state }: RouteContext): Promis
   if (!body.ok) return body.response;
   const input = readSignals(body.value);
   if ("errors" in input) return sendInvalid(request, input.errors);
-  const { matchJson, cached } = matchSignals(state.fingerprint, input.entries, input.signals);
+  const { matchJson, cached } = await matchSignals(state.fingerprint, input.entries, input.signals);
   // Answers depend on what was sent: a shared cache must not keep them (the server caches instead).
   return sendJsonText(request, `{"match":${matchJson},"cached":${cached}}`, { cacheControl: "no-store" });
 }

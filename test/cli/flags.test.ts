@@ -49,6 +49,29 @@ describe("where a value comes from", () => {
   });
 });
 
+describe("--redis", () => {
+  it("hands the server a Redis URL from the flag or from REDIS_URL, and none by default", () => {
+    const serve = (argv: string[], env = {}) => resolveServeOptions(readFlags(SERVE, argv, env)).redisUrl;
+    expect(serve([])).toBeUndefined();
+    expect(serve([], { REDIS_URL: "redis://cache.internal:6380/2" })).toBe("redis://cache.internal:6380/2");
+    expect(serve(["--redis", "rediss://user:secret@cache:6380"], { REDIS_URL: "redis://other" })).toBe("rediss://user:secret@cache:6380");
+    expect(resolveStartOptions(readFlags(START, ["--redis", "redis://127.0.0.1:6379"], {})).serve.redisUrl).toBe("redis://127.0.0.1:6379");
+    expect(formatHelp(SERVE)).toMatch(/--redis URL +keep the rate limits and the match cache in this Redis .* \[env REDIS_URL\]/);
+  });
+
+  it.each([
+    ["http://user:secret@cache:6379", "a http: URL"],
+    ["redis://", "a URL with no host"],
+    ["user:secret@cache", "a user: URL"],
+    ["secret cache", "something that is not a URL"],
+  ])("refuses %j without repeating it (it may hold a password)", (value, got) => {
+    expect(refuse(() => resolveServeOptions(readFlags(SERVE, [], { REDIS_URL: value })))).toEqual({
+      status: 2,
+      lines: [`error: REDIS_URL must be redis://[USER:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), got ${got}`],
+    });
+  });
+});
+
 describe("a refused command line", () => {
   it.each([
     [["--bogus"], "error: unknown flag --bogus; npm run build takes --db, --out, --base-url, --help"],

@@ -4,7 +4,7 @@
  */
 import type { H3 } from "h3";
 import { createApp, type AppOptions } from "../../server/app.ts";
-import { startServer, type RunningServer } from "../../server/listen.ts";
+import { startServer, type ServerOptions } from "../../server/listen.ts";
 
 export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -20,9 +20,14 @@ export async function createClient(kind: "in-process" | "listening server", dist
     const app: H3 = createApp({ ...options, dist });
     return { name: kind, fetch: async (path, init) => app.request(path, init), close: async () => {} };
   }
-  const server: RunningServer = await startServer({ ...options, dist, port: 0, host: "127.0.0.1" });
+  return startClient(kind, { ...options, dist, port: 0, host: "127.0.0.1" });
+}
+
+/** A real listening server as a client: also for tests of several servers side by side (sharing Redis). */
+export async function startClient(name: string, options: ServerOptions): Promise<Client> {
+  const server = await startServer(options);
   return {
-    name: kind,
+    name,
     fetch: (path, init) => fetch(new URL(path, server.url), init),
     close: () => server.close(),
   };
