@@ -24,7 +24,7 @@ export async function createClient(kind: "in-process" | "listening server", dist
   return {
     name: kind,
     fetch: (path, init) => fetch(new URL(path, server.url), init),
-    close: () => server.close(),
+    close: async () => void (await server.close()),
   };
 }
 
