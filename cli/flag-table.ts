@@ -26,6 +26,11 @@ const SERVE_FLAGS = {
   host: { type: "string", value: "H", env: "HOST", default: "localhost", description: "address to listen on (0.0.0.0 for every interface)" },
   "trust-proxy": { type: "boolean", env: "TRUST_PROXY", description: "rate-limit by the last X-Forwarded-For entry (only behind your own proxy)" },
   "read-limit": { type: "string", value: "N", env: "READ_LIMIT", default: "0", description: "GET/HEAD requests per minute per client address (0: no limit)" },
+  // DESIGN "More than one server": Apache mod_reqtimeout's defaults; Node's own are too lenient.
+  "headers-timeout": { type: "string", value: "S", env: "HEADERS_TIMEOUT", default: "20", description: "seconds a client has to send the request headers, from their first byte (else 408)" },
+  "body-timeout": { type: "string", value: "S", env: "BODY_TIMEOUT", default: "20", description: "seconds a client has to send a declared body after the headers (else 408)" },
+  "keep-alive-timeout": { type: "string", value: "S", env: "KEEP_ALIVE_TIMEOUT", default: "5", description: "seconds an idle keep-alive connection stays open" },
+  "drain-timeout": { type: "string", value: "S", env: "DRAIN_TIMEOUT", default: "10", description: "on SIGTERM/SIGINT, seconds in-flight requests get before the server exits (1 if any is dropped)" },
 } as const satisfies FlagSpec;
 
 export const SAMPLE = {
