@@ -9,13 +9,12 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { getCommandEnv } from "../helpers/command-env.ts";
 import { createSnapshot, makeTempDir } from "../helpers/fixture.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 /** tsx by absolute address, so a command can run with a fresh empty folder as its working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-/** The variables the commands read, cleared so that the machine's own settings cannot leak in. */
-const COMMAND_ENV = ["DB", "DIST", "BASE_URL", "PORT", "HOST", "TRUST_PROXY", "READ_LIMIT", "HEADERS_TIMEOUT", "BODY_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "DRAIN_TIMEOUT", "SCALE", "SEED"];
 const TIMEOUT_FLAGS = ["--headers-timeout", "--body-timeout", "--keep-alive-timeout", "--drain-timeout"] as const;
 
 const COMMANDS = [
@@ -32,11 +31,6 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function getCommandEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  for (const name of COMMAND_ENV) if (!(name in extra)) delete env[name];
-  return env;
-}
 
 /** Runs a command to its end with an empty temporary folder as its working directory, and lists what it left there. */
 async function runCommand(script: string, args: string[], env: Record<string, string> = {}) {
