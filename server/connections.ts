@@ -62,6 +62,7 @@ export function trackConnections(server: Server): ConnectionTracker {
     if (!connection) return;
     connection.responses.add(response);
     if (draining) response.setHeader("connection", "close");
+    if (!request.complete) lingerOnClose(request.socket);
     response.once("close", () => {
       connection.responses.delete(response);
       if (connection.responses.size === 0) connection.bytesAtRest = connection.socket.bytesRead;
@@ -121,6 +122,21 @@ export function trackConnections(server: Server): ConnectionTracker {
       return responses.some((r) => r.headersSent) ? "started" : "pending";
     },
     drain,
+  };
+}
+
+/**
+ * A request whose body is still arriving may be answered before it is read (every route but the
+ * POST reads none), and Node closes a connection after its last answer with `destroySoon()`:
+ * a FIN, then the socket destroyed as soon as the answer is written. Unread bytes then make the
+ * kernel send a reset, and a client still sending loses the answer it was sent. So such a socket
+ * lingers instead (as nginx's lingering close does): FIN, go on reading, destroy when the client
+ * closes or LINGER_MS pass.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
 }
 
