@@ -15,9 +15,8 @@ import { createLog } from "./log.ts";
 const PARENT_CHECK_MS = 1000;
 
 export async function runServer(options: ServerOptions): Promise<void> {
-  const server = await startServer(options);
-  console.log(`serving ${options.dist} at ${server.url}`);
   const log = createLog("serve");
+  const starting = startServer(options);
   let closing = false;
   const shutdown = (reason: string) => {
     if (closing) {
@@ -27,7 +26,7 @@ export async function runServer(options: ServerOptions): Promise<void> {
     closing = true;
     clearInterval(watch);
     log.info(`${reason}: no new connections; answering the requests in flight (Connection: close)`);
-    server.close().then(
+    starting.then((server) => server.close()).then(
       ({ answered, dropped }) => {
         if (dropped > 0) log.info(`drain timed out: ${answered} answered, ${dropped} dropped`);
         else log.info(`drained: ${answered} answered`);
@@ -39,6 +38,8 @@ export async function runServer(options: ServerOptions): Promise<void> {
       },
     );
   };
+  // Before the URL is printed: whoever waits for it may signal at once, and a signal arriving
+  // before the handler would end the process without a drain.
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   const parent = process.ppid;
@@ -48,4 +49,6 @@ export async function runServer(options: ServerOptions): Promise<void> {
   // Only npm waits for its child to the end; under another parent, reparenting is no reason to stop.
   if (process.env.npm_lifecycle_event === undefined) clearInterval(watch);
   watch.unref();
+  const server = await starting;
+  console.log(`serving ${options.dist} at ${server.url}`);
 }

@@ -84,7 +84,7 @@ describe.skipIf(process.platform !== "linux")("npm run serve", () => {
     const uploading = await openRawConnection(url);
     uploading.write(POST_HEAD + BODY.slice(0, 5));
     child.kill("SIGTERM");
-    await expect.poll(() => output()).toContain("SIGTERM: no new connections");
+    await expect.poll(() => output(), { timeout: 20_000 }).toContain("SIGTERM: no new connections");
     await expect(fetch(url)).rejects.toMatchObject({ cause: { code: "ECONNREFUSED" } });
     uploading.write(BODY.slice(5));
     const answer = await uploading.readResponse();
@@ -107,7 +107,7 @@ describe.skipIf(process.platform !== "linux")("npm run serve", () => {
     const { child, url, exited, output } = await npmServe("--drain-timeout", "1");
     const stalled = await openRawConnection(url);
     stalled.write(POST_HEAD + BODY.slice(0, 5));
-    await expect.poll(() => listChildren(child.pid!).length).toBe(1);
+    await expect.poll(() => listChildren(child.pid!).length, { timeout: 20_000 }).toBe(1);
     child.kill("SIGTERM");
     expect(await exited).toBe(1);
     expect(output()).toContain("drain timed out: 0 answered, 1 dropped");
