@@ -4,9 +4,9 @@
  * every connection it sees as idle at once, and a keep-alive request whose bytes are already in
  * the kernel, not yet read, then meets a reset. Draining here instead:
  *  1. stops accepting: the listening socket closes, so a new connection is refused;
- *  2. lets the event loop read what has already arrived, then ends each idle connection with a
- *     FIN — never a reset: the socket goes on reading, so a request that crosses the FIN is read
- *     and dropped rather than refused by the kernel, and the client sees a clean close;
+ *  2. keeps idle connections open for a moment (a request already on its way is answered), then
+ *     ends each with a FIN — never a reset: the socket goes on reading, so a request that crosses
+ *     the FIN is read and dropped rather than refused by the kernel, and the client sees a clean close;
  *  3. answers every request in flight, or arriving meanwhile, with `Connection: close`, so that
  *     its connection closes after the answer (Node ends it once the response is written);
  *  4. gives up at the deadline: what is still open is destroyed, and the report counts it.
@@ -16,6 +16,13 @@ import type { Socket } from "node:net";
 
 /** How long an ended idle connection may stay half-open for the client to close its side. */
 const LINGER_MS = 1000;
+/**
+ * How long idle keep-alive connections stay open once draining begins. A client cannot see the
+ * drain: a request it sent just before (or that crossed the SIGTERM, which npm relays a few ms
+ * late) arrives within a round trip, and is better answered than refused. Half a second covers
+ * a round trip across the internet, and lengthens a shutdown by at most that.
+ */
+const IDLE_GRACE_MS = 500;
 
 interface Connection {
   socket: Socket;
@@ -104,14 +111,15 @@ export function trackConnections(server: Server): ConnectionTracker {
       for (const connection of connections.values()) {
         for (const response of connection.responses) if (!response.headersSent) response.setHeader("connection", "close");
       }
-      // Requests already in the kernel are read (and marked) first: this turn may already be past
-      // its poll for I/O, so the idle ones end after the next turn's poll.
-      setImmediate(() =>
+      // Idle connections stay open for IDLE_GRACE_MS, so that a request already sent on one is
+      // answered (with Connection: close) rather than crossed by our FIN; then, after one more
+      // poll for I/O (what arrived during the timer's turn is read and marked first), they end.
+      setTimeout(() =>
         setImmediate(() => {
           for (const connection of connections.values()) endIfIdle(connection);
           draining?.settle();
         }),
-      );
+      IDLE_GRACE_MS).unref();
     });
   }
 
