@@ -55,8 +55,10 @@ describe("a server's timeouts", () => {
     }
   });
 
-  it("answer a declared body sent a byte at a time with a 408 problem", async () => {
-    const connection = await openRawConnection(server.url);
+  it("answer a declared body sent a byte at a time with a 408 problem, counted from the headers", async () => {
+    // Node's own request timer (headers and body together) would let this body finish: only the body timer ends it.
+    const bodyOnly = await startServer({ dist: fixture.dist, port: 0, host: "127.0.0.1", timeouts: { headersMs: 10_000, bodyMs: 300 } });
+    const connection = await openRawConnection(bodyOnly.url);
     connection.write(POST_HEAD);
     let sent = 0;
     const drip = setInterval(() => sent < BODY.length && connection.write(BODY[sent++]!), 20);
@@ -66,6 +68,7 @@ describe("a server's timeouts", () => {
       expect(await connection.ended).toBe("end");
     } finally {
       clearInterval(drip);
+      await bodyOnly.close();
     }
   });
 
