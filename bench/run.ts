@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, search
+ *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, shutdown, search
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -15,6 +15,7 @@ import { readChoice, readInteger } from "../cli/values.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
 import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
+import { runShutdownBench, toShutdownRows } from "./shutdown.ts";
 
 type Bench = { name: string; title: string; run: () => Promise<BenchRow[]> };
 
@@ -34,6 +35,11 @@ runCommand(BENCH, async ({ values, label }) => {
     name: "routes",
     title: "The route table: per-request dispatch and the build's docs step",
     run: () => runRoutesBench({ scale: Math.min(scale, 100_000), workDir: join(workDir, "routes") }),
+  });
+  benches.push({
+    name: "shutdown",
+    title: "Shutdown under load: npm run serve, keep-alive clients and slow uploads, then SIGTERM to npm",
+    run: async () => toShutdownRows(await runShutdownBench({ concurrency: 32 }), 32),
   });
   benches.push({
     name: "search",

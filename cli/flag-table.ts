@@ -27,6 +27,11 @@ const SERVE_FLAGS = {
   "trust-proxy": { type: "boolean", env: "TRUST_PROXY", description: "rate-limit by the last X-Forwarded-For entry (only behind your own proxy)" },
   "read-limit": { type: "string", value: "N", env: "READ_LIMIT", default: "0", description: "GET/HEAD requests per minute per client address (0: no limit)" },
   redis: { type: "string", value: "URL", env: "REDIS_URL", description: "keep the rate limits and the match cache in this Redis (redis:// or rediss://), shared by every server using it; without it, in memory" },
+  // DESIGN "More than one server": Apache mod_reqtimeout's defaults; Node's own are too lenient.
+  "headers-timeout": { type: "string", value: "S", env: "HEADERS_TIMEOUT", default: "20", description: "seconds a client has to send the request headers, from their first byte (else 408)" },
+  "body-timeout": { type: "string", value: "S", env: "BODY_TIMEOUT", default: "20", description: "seconds a client has to send a declared body after the headers (else 408)" },
+  "keep-alive-timeout": { type: "string", value: "S", env: "KEEP_ALIVE_TIMEOUT", default: "5", description: "seconds an idle keep-alive connection stays open" },
+  "drain-timeout": { type: "string", value: "S", env: "DRAIN_TIMEOUT", default: "10", description: "on SIGTERM/SIGINT, seconds in-flight requests get before the server exits (1 if any is dropped)" },
 } as const satisfies FlagSpec;
 
 export const SAMPLE = {
@@ -91,7 +96,7 @@ export const BENCH = {
   usage: "npm run bench -- [options]",
   about: "Runs the benchmarks and prints each figure beside a baseline measured in the same run.",
   flags: {
-    only: { type: "string", value: "NAME", description: "run one benchmark: build, fingerprint, fingerprint-http, routes or search" },
+    only: { type: "string", value: "NAME", description: "run one benchmark: build, fingerprint, fingerprint-http, routes, shutdown or search" },
     scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build benchmark" },
     "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
     dir: { type: "string", value: "DIR", default: ".bench", description: "working folder (gitignored)" },

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BuildOptions } from "../build/build.ts";
 import type { SampleOptions } from "../data/sample/generate.ts";
-import type { ServerOptions } from "../server/listen.ts";
+import type { ServerOptions, ServerTimeouts } from "../server/listen.ts";
 import { HOSTING, HOSTING_TARGETS, type BUILD, type SAMPLE, type SERVE, type StartFlags } from "./flag-table.ts";
 import { UsageError, type ReadFlags } from "./flags.ts";
 import { readBaseUrl, readInstant, readInteger, readRedisUrl, requireValue } from "./values.ts";
@@ -37,6 +37,19 @@ export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): Serve
     trustProxy: flags.values["trust-proxy"],
     readRateLimit: readInteger(flags.label("read-limit"), flags.values["read-limit"], 0, 1_000_000),
     redisUrl: flags.values.redis === undefined ? undefined : readRedisUrl(flags.label("redis"), flags.values.redis),
+    timeouts: resolveTimeouts(flags),
+  };
+}
+
+/** Whole seconds on the command line, an hour at most; milliseconds in the server's options. */
+function resolveTimeouts(flags: ReadFlags<typeof SERVE.flags>): ServerTimeouts {
+  const seconds = (name: "headers-timeout" | "body-timeout" | "keep-alive-timeout" | "drain-timeout") =>
+    readInteger(flags.label(name), flags.values[name], 1, 3600) * 1000;
+  return {
+    headersMs: seconds("headers-timeout"),
+    bodyMs: seconds("body-timeout"),
+    keepAliveMs: seconds("keep-alive-timeout"),
+    drainMs: seconds("drain-timeout"),
   };
 }
 

@@ -1,7 +1,7 @@
-/** `npm run serve -- [--dist DIR] [--port N] [--host H] [--trust-proxy] [--read-limit N]`: serves a built dist. */
-import { serve } from "../server/listen.ts";
+/** `npm run serve -- [options]`: serves a built dist until SIGTERM or SIGINT, then drains (cli/run-server.ts). */
 import { runCommand } from "./command.ts";
 import { SERVE } from "./flag-table.ts";
 import { resolveServeOptions } from "./resolve-options.ts";
+import { runServer } from "./run-server.ts";
 
-runCommand(SERVE, (flags) => serve(resolveServeOptions(flags)));
+runCommand(SERVE, (flags) => runServer(resolveServeOptions(flags)));

@@ -3,11 +3,11 @@
  * dist from it, and serve it — taking every flag of the three commands it stands for.
  */
 import { existsSync } from "node:fs";
-import { serve } from "../server/listen.ts";
 import { runCommand } from "./command.ts";
 import { START } from "./flag-table.ts";
 import { createLog, formatCount } from "./log.ts";
 import { resolveStartOptions } from "./resolve-options.ts";
+import { runServer } from "./run-server.ts";
 import { runBuild, runSample } from "./run-steps.ts";
 
 runCommand(START, async (flags) => {
@@ -17,5 +17,5 @@ runCommand(START, async (flags) => {
     runSample(options.sample);
   }
   runBuild(options.build);
-  await serve(options.serve);
+  await runServer(options.serve);
 });

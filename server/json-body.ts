@@ -8,6 +8,7 @@
  * as with any unparsable HTTP message. Well-formed JSON with the wrong content is the caller's
  * 422, with the bad fields named.
  */
+import { TRANSPORT_PROBLEMS } from "../core/routes/problem.ts";
 import { sendProblem } from "./respond.ts";
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; response: Response };
@@ -32,7 +33,14 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const declared = request.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) return fail(413, tooLarge);
 
-  const bytes = await readAtMost(request, maxBytes);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readAtMost(request, maxBytes);
+  } catch {
+    // The connection ended mid-body (the client went away, its framing broke, or the body timed
+    // out): no fault of ours to log, and the answer most likely reaches no one.
+    return fail(TRANSPORT_PROBLEMS.bodyAborted.status, TRANSPORT_PROBLEMS.bodyAborted.detail);
+  }
   if (bytes === null) return fail(413, tooLarge);
   let text: string;
   try {

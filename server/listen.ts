@@ -1,12 +1,23 @@
 /**
- * Listening: the h3 app through h3's Node handler, served by listhen, which finds the port, gives
- * the URL and closes gracefully (in-flight requests finish, idle connections close). listhen's own
- * signal handling exits at once, so it is off; serve() closes on SIGINT/SIGTERM instead.
+ * Listening: the h3 app through h3's Node handler, on a Node HTTP server made here with the
+ * timeouts of server/timeouts.ts, its transport errors answered as problem+json
+ * (server/transport-errors.ts), and its connections tracked so that closing drains them
+ * (server/connections.ts). Port 0 is any free port the OS has; any other port is that port or an
+ * error, never another.
+ *
+ * The server is Node's own rather than listhen's: listhen makes it with no options (so Node's
+ * timers would be checked every 30 s), and its close resets idle keep-alive connections.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { toNodeHandler } from "h3/node";
-import { listen } from "listhen";
 import { createApp, type AppOptions } from "./app.ts";
 import { connectRedisStore } from "./redis-store.ts";
+import { trackConnections, type DrainReport } from "./connections.ts";
+import { DEFAULT_TIMEOUTS, getNodeServerOptions, limitBodyTime, type ServerTimeouts } from "./timeouts.ts";
+import { answerClientError, answerConnect, answerExpectation, refuseMissingHost } from "./transport-errors.ts";
+
+export type { DrainReport, ServerTimeouts };
 
 export interface ServerOptions extends Omit<AppOptions, "redis"> {
   /** 0: any free port. Any other port is that port, or an error when it is taken. */
@@ -14,55 +25,61 @@ export interface ServerOptions extends Omit<AppOptions, "redis"> {
   host: string;
   /** Redis for the limits and the match cache (`redis://…`), connected here and closed with the server. */
   redisUrl?: string;
+  /** Each one defaults to DEFAULT_TIMEOUTS (DESIGN "More than one server"). */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 export interface RunningServer {
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting and drains: in-flight requests are answered with `Connection: close`, idle
+   * connections end cleanly, and whatever is still open after the drain timeout is destroyed.
+   * Calling it again returns the same drain.
+   */
+  close(): Promise<DrainReport>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const redis = options.redisUrl ? await connectRedisStore(options.redisUrl) : undefined;
-  const listener = await listen(toNodeHandler(createApp({ ...options, redis })), {
-    hostname: options.host,
-    // Port discovery, as listhen hands it to get-port-please: port 0 is any port the OS has free
-    // (servers started one after another never share one); any other port is that one or an
-    // error, never another (an explicit port gets no alternative range, and no random fallback).
-    port: { port: options.port, random: options.port === 0 },
-    // A production server: no browser, clipboard or QR code; public unless the host is a loopback one.
-    isProd: true,
-    showURL: false,
-    autoClose: false,
-  }).catch((error: unknown) => {
+  const handle = toNodeHandler(createApp({ ...options, redis }));
+  const server = createServer(getNodeServerOptions(timeouts), (request, response) => {
+    if (refuseMissingHost(request, response)) return;
+    limitBodyTime(request, response, timeouts.bodyMs);
+    void handle(request, response);
+  });
+  const connections = trackConnections(server);
+  // Node's types say Duplex; an HTTP server's connections are sockets.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, connections.getResponseState(socket)));
+  server.on("checkExpectation", answerExpectation);
+  server.on("connect", answerConnect);
+  await listenOn(server, options.port, options.host).catch((error: unknown) => {
     redis?.close();
     throw error;
   });
-  // get-port-please leaves out the ports browsers refuse (6000, 6665–6669, 10080…) and, with none
-  // left to try, takes 3000: an explicit port it would not try must fail here rather than move.
-  if (options.port !== 0 && listener.address.port !== options.port) {
-    await listener.close();
-    redis?.close();
-    throw new Error(`port ${options.port} is one that browsers refuse; choose another`);
-  }
-  // listhen leaves a bare colon where it omits port 80 ("http://host:/"); the URL parser drops it.
+  let closing: Promise<DrainReport> | null = null;
   const close = async () => {
-    await listener.close();
+    const report = await connections.drain({ timeoutMs: timeouts.drainMs });
     redis?.close();
+    return report;
   };
-  return { url: new URL(listener.url).href, close };
+  return {
+    url: formatServerUrl(options.host, (server.address() as AddressInfo).port),
+    close: () => (closing ??= close()),
+  };
 }
 
-/** Starts the server for a command line: prints the URL, closes gracefully on SIGINT/SIGTERM. */
-export async function serve(options: ServerOptions): Promise<void> {
-  const server = await startServer(options);
-  console.log(`serving ${options.dist} at ${server.url}`);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return process.exit(1);
-    closing = true;
-    console.log(`${signal}: closing (in-flight requests finish first)`);
-    server.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+function listenOn(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** The server's URL: an IPv6 address in brackets, and no port where the scheme implies it. */
+function formatServerUrl(host: string, port: number): string {
+  return new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}/`).href;
 }

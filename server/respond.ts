@@ -55,9 +55,10 @@ export function sendBody(request: Request, body: Uint8Array | string, options: B
  * What every answer gets, files, computed answers and problems alike: CORS for the public API
  * (DESIGN "CORS") and nosniff, which sendBody already set on all but the bodiless preflight.
  */
+export const PUBLIC_HEADERS = { "access-control-allow-origin": "*", "x-content-type-options": "nosniff" } as const;
+
 export function setPublicHeaders(response: Response): void {
-  response.headers.set("access-control-allow-origin", "*");
-  response.headers.set("x-content-type-options", "nosniff");
+  for (const [name, value] of Object.entries(PUBLIC_HEADERS)) response.headers.set(name, value);
 }
 
 export function sendJson(request: Request, value: unknown, options: Omit<BodyOptions, "type"> = {}): Response {

@@ -4,6 +4,7 @@
  * `$ref`; every route gets the statuses it answers plus the ones every route can answer (304,
  * 405, 429 where a limit applies, 500), and the headers both servers send.
  */
+import { TRANSPORT_PROBLEMS } from "./problem.ts";
 import { ProblemSchema } from "./schemas.ts";
 import { ROUTES } from "./table.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route, type RouteResponse } from "./types.ts";
@@ -65,7 +66,7 @@ export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
       version: API_VERSION,
       summary: "Public, read-only API over messenger spammer reports and a catalog of companies with complaints.",
       description:
-        "Every answer is public: no keys, no registration. URLs in answers are absolute. Errors are RFC 9457 problem+json (`application/problem+json`) unless a route documents its own shape. Every GET answer carries a strong ETag; If-None-Match answers 304. Every file of a build is also served at its own path in dist (see /manifest.json). On a static host (dist without the live server) each route answers as its description says; what the files cannot answer gets a 501 problem naming the live route." +
+        "Every answer is public: no keys, no registration. URLs in answers are absolute. Errors are RFC 9457 problem+json (`application/problem+json`) unless a route documents its own shape, those the HTTP layer answers before a route (malformed requests, timeouts, oversized headers) included. Query parameters a route does not take are ignored (a cache-busting `?v=2` is harmless); one it takes, given twice, is a 422 naming it. Every GET answer carries a strong ETag; If-None-Match answers 304. Every file of a build is also served at its own path in dist (see /manifest.json). On a static host (dist without the live server) each route answers as its description says; what the files cannot answer gets a 501 problem naming the live route." +
         credit,
       license: { name: "CC BY 4.0 (the data)", url: "https://creativecommons.org/licenses/by/4.0/" },
     },
@@ -100,8 +101,11 @@ function createOperation(route: Route, components: Record<string, Json>, example
       const key = MEDIA_TYPES[response.media];
       const existing = responses[String(response.status)] as JsonObject | undefined;
       if (existing) {
+        const content = existing.content as JsonObject;
+        // The same problem for another reason (a route's own 400 and the server's): one entry, both reasons.
+        if (key in content) existing.description = `${String(existing.description)} Also: ${response.description}`;
         // Two shapes for one status (e.g. a 404 that is JSON on one route form, problem on another).
-        (existing.content as JsonObject)[key] = media;
+        else content[key] = media;
         continue;
       }
       entry.content = { [key]: media };
@@ -162,6 +166,14 @@ function commonResponses(route: Route): RouteResponse[] {
   const problem = (status: number, description: string): RouteResponse => ({ status, description, media: "problem", schema: ProblemSchema });
   const list: RouteResponse[] = [];
   if (route.method === "GET") list.push({ status: 304, description: "Not modified: the If-None-Match tag is current.", media: route.media });
+  // What the server answers before a request reaches the route (core/routes/problem.ts TRANSPORT_PROBLEMS); the connection then closes.
+  const t = TRANSPORT_PROBLEMS;
+  list.push(problem(400, `Not a readable request: ${t.malformed.detail} ${t.noHost.detail} Or a path whose percent-encoding does not decode.`));
+  const body = route.body ? `, or the declared body within 20 s of the headers (\`--body-timeout\`)` : "";
+  list.push(problem(408, `Too slow: the request headers did not arrive within 20 s of their first byte (the default of the operator's \`--headers-timeout\`)${body}.`));
+  list.push(problem(413, t.chunkTooLarge.detail));
+  list.push(problem(417, t.expectation.detail));
+  list.push(problem(431, `${t.headersTooLarge.detail} (over 16 KiB).`));
   list.push(problem(405, "Method not allowed; `Allow` lists the methods."));
   if (route.rateLimit === "optional") list.push(problem(429, "Only when the operator switches the per-client read limit on: too many reads this minute."));
   list.push(problem(500, "The server failed; the error was logged."));

@@ -9,10 +9,13 @@ const TITLES: Record<number, string> = {
   400: "Bad Request",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  417: "Expectation Failed",
   422: "Unprocessable Content",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   501: "Not Implemented",
   503: "Service Unavailable",
@@ -24,8 +27,29 @@ export const NOT_FOUND_DETAIL = "Nothing is published at this address.";
 /** A path whose percent-encoding does not decode: the same 400 from the live server and nginx. */
 export const BAD_ENCODING_DETAIL = "The percent-encoding of the URL is malformed.";
 
+/**
+ * What the server answers before a request reaches a route: Node's HTTP parser refuses a message
+ * it cannot read, and the server's timeouts (DESIGN "More than one server") end slow ones. These
+ * are the same whatever the URL, so they are constants, and every route documents them.
+ */
+export const TRANSPORT_PROBLEMS = {
+  malformed: { status: 400, detail: "The request is not a well-formed HTTP/1.1 message." },
+  noHost: { status: 400, detail: "An HTTP/1.1 request needs a Host header." },
+  headersTimeout: { status: 408, detail: "The request headers did not arrive in time." },
+  bodyTimeout: { status: 408, detail: "The request body did not arrive in time." },
+  bodyAborted: { status: 400, detail: "The request body could not be read to its end." },
+  chunkTooLarge: { status: 413, detail: "A chunk extension of the request body is too large." },
+  expectation: { status: 417, detail: "The only expectation this server meets is `Expect: 100-continue`." },
+  headersTooLarge: { status: 431, detail: "The request headers are too large." },
+} as const;
+
+/** The status's reason phrase, the problem's `title`. */
+export function getProblemTitle(status: number): string {
+  return TITLES[status] ?? "Error";
+}
+
 export function formatProblem(status: number, detail: string, extra: { errors?: FieldError[]; live_route?: string } = {}): string {
-  const body: Problem = { type: "about:blank", title: TITLES[status] ?? "Error", status, detail, ...extra };
+  const body: Problem = { type: "about:blank", title: getProblemTitle(status), status, detail, ...extra };
   return JSON.stringify(body);
 }
 

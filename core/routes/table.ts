@@ -174,7 +174,7 @@ export const ROUTES = [
     queryFiles: ["api/companies/page/{page}.json"],
     media: "json",
     cache: "public",
-    responses: [ok("json", "One page of the ranked list.", CompanyPageSchema), invalid("a bad `limit`, `page` or a repeated parameter")],
+    responses: [ok("json", "One page of the ranked list.", CompanyPageSchema), invalid("a bad `limit` or `page`, or one of `limit`, `page`, `slug` given twice")],
     rateLimit: "optional",
     example: () => ({ query: { page: "2" } }),
     static: {
@@ -183,7 +183,7 @@ export const ROUTES = [
         { when: {}, defaults: { limit: String(LIST_LIMIT.default), page: "1" }, file: "api/companies.json" },
         { when: { page: CANONICAL.page }, defaults: { limit: String(LIST_LIMIT.default) }, file: "api/companies/page/{page}.json" },
       ],
-      differs: "A static host answers the default limit's pages that exist; another `limit`, `slug`, a page past the end or an invalid value get 501 naming the live route.",
+      differs: "A static host answers the default limit's pages that exist; another `limit`, `slug`, a page past the end, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both.",
     },
   },
   {
@@ -198,7 +198,7 @@ export const ROUTES = [
     queryFiles: ["api/spammers/category/{category}.json"],
     media: "json",
     cache: "public",
-    responses: [ok("json", "The top of the list and the size of the set.", SpammerListSchema), invalid("a bad `limit`, `username`, `category` or a repeated parameter")],
+    responses: [ok("json", "The top of the list and the size of the set.", SpammerListSchema), invalid("a bad `limit`, `username`, `category`, or one of them given twice")],
     rateLimit: "optional",
     example: () => ({ query: { category: "crypto" } }),
     static: {
@@ -207,7 +207,7 @@ export const ROUTES = [
         { when: {}, defaults: { limit: String(LIST_LIMIT.default) }, file: "api/spammers.json" },
         { when: { category: CANONICAL.category }, defaults: { limit: String(LIST_LIMIT.default) }, file: "api/spammers/category/{category}.json" },
       ],
-      differs: "A static host answers the default limit, per category too; another `limit`, `username` or an invalid value get 501 naming the live route.",
+      differs: "A static host answers the default limit, per category too; another `limit`, `username`, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both.",
     },
   },
   {
@@ -334,7 +334,7 @@ export const ROUTES = [
     file: null,
     media: "json",
     cache: "public",
-    responses: [ok("json", "The non-empty groups.", GlobalSearchSchema), invalid("`q` missing, repeated or too long, or a bad `limit`"), noIndex],
+    responses: [ok("json", "The non-empty groups.", GlobalSearchSchema), invalid("`q` missing, repeated or too long, or a bad or repeated `limit`"), noIndex],
     rateLimit: "optional",
     example: (k) => ({ query: { q: k.searchWord ?? "spam" } }),
     static: { kind: "live", differs: "Search is computed: a static host answers 501 naming the live route." },

@@ -32,7 +32,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 };
 
 /** Node built-ins and packages that mean I/O or processes, which core (pure domain code) must not use. */
-const IO_MODULES = /^(node:(fs|child_process|worker_threads|net|http|https|os|process)|better-sqlite3|h3|listhen)/;
+const IO_MODULES = /^(node:(fs|child_process|worker_threads|net|http|https|os|process)|better-sqlite3|h3)/;
 
 function getRoom(path: string): string {
   const [top, second] = path.split("/");

@@ -9,19 +9,19 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { getCommandEnv } from "../helpers/command-env.ts";
 import { createSnapshot, makeTempDir } from "../helpers/fixture.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 /** tsx by absolute address, so a command can run with a fresh empty folder as its working directory. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-/** The variables the commands read, cleared so that the machine's own settings cannot leak in. */
-const COMMAND_ENV = ["DB", "DIST", "BASE_URL", "PORT", "HOST", "TRUST_PROXY", "READ_LIMIT", "SCALE", "SEED"];
+const TIMEOUT_FLAGS = ["--headers-timeout", "--body-timeout", "--keep-alive-timeout", "--drain-timeout"] as const;
 
 const COMMANDS = [
   ["npm run build", "cli/build.ts", ["--db", "--out", "--base-url"]],
-  ["npm run serve", "cli/serve.ts", ["--dist", "--port", "--host", "--trust-proxy", "--read-limit"]],
+  ["npm run serve", "cli/serve.ts", ["--dist", "--port", "--host", "--trust-proxy", "--read-limit", ...TIMEOUT_FLAGS]],
   ["npm run sample", "cli/sample.ts", ["--scale", "--seed", "--out", "--as-of"]],
-  ["npm start", "cli/start.ts", ["--scale", "--db", "--out", "--base-url", "--dist", "--port", "--host", "--trust-proxy", "--read-limit"]],
+  ["npm start", "cli/start.ts", ["--scale", "--db", "--out", "--base-url", "--dist", "--port", "--host", "--trust-proxy", "--read-limit", ...TIMEOUT_FLAGS]],
   ["npm run hosting", "cli/hosting.ts", ["--root", "--listen", "--upstream"]],
   ["npm run bench", "bench/run.ts", ["--only", "--scale", "--reuse-sample", "--dir"]],
 ] as const;
@@ -31,11 +31,6 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function getCommandEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  for (const name of COMMAND_ENV) if (!(name in extra)) delete env[name];
-  return env;
-}
 
 /** Runs a command to its end with an empty temporary folder as its working directory, and lists what it left there. */
 async function runCommand(script: string, args: string[], env: Record<string, string> = {}) {
@@ -75,6 +70,7 @@ describe("a bad value", () => {
     ["cli/build.ts", ["--base-url", "ftp://example.org"], {}, "--base-url must use http or https"],
     ["cli/serve.ts", ["--read-limit", "-1"], {}, '--read-limit must be a whole number from 0 to 1000000, got "-1"'],
     ["cli/serve.ts", [], { PORT: "eighty" }, 'PORT must be a whole number from 0 to 65535, got "eighty"'],
+    ["cli/serve.ts", [], { DRAIN_TIMEOUT: "soon" }, 'DRAIN_TIMEOUT must be a whole number from 1 to 3600, got "soon"'],
     ["cli/sample.ts", ["--scale", "0"], {}, '--scale must be a whole number from 1 to 10000000, got "0"'],
     ["cli/start.ts", ["--as-of", "yesterday"], {}, '--as-of must be an ISO 8601 instant, got "yesterday"'],
     ["bench/run.ts", ["--only", "nothing"], {}, "--only must be one of build"],

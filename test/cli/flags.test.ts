@@ -9,6 +9,7 @@ import { printFailure } from "../../cli/command.ts";
 import { BUILD, SAMPLE, SERVE, START } from "../../cli/flag-table.ts";
 import { formatHelp, readFlags, UsageError, wantsHelp } from "../../cli/flags.ts";
 import { resolveServeOptions, resolveStartOptions } from "../../cli/resolve-options.ts";
+import { DEFAULT_TIMEOUTS } from "../../server/timeouts.ts";
 
 /** The first line a refusal prints, and the exit status it gets. */
 function refuse(run: () => unknown): { status: number; lines: string[] } {
@@ -115,6 +116,26 @@ describe("--help", () => {
   });
 });
 
+describe("the server's timeouts", () => {
+  it("default to DESIGN's: headers and body 20 s each, idle keep-alive 5 s, drain 10 s", () => {
+    expect(resolveServeOptions(readFlags(SERVE, [], {})).timeouts).toEqual(DEFAULT_TIMEOUTS);
+    expect(DEFAULT_TIMEOUTS).toEqual({ headersMs: 20_000, bodyMs: 20_000, keepAliveMs: 5_000, drainMs: 10_000 });
+  });
+
+  it("are whole seconds from a flag or the environment, in milliseconds for the server", () => {
+    const env = { HEADERS_TIMEOUT: "7", BODY_TIMEOUT: "8", KEEP_ALIVE_TIMEOUT: "2", DRAIN_TIMEOUT: "30" };
+    expect(resolveServeOptions(readFlags(SERVE, ["--body-timeout", "9"], env)).timeouts).toEqual({ headersMs: 7_000, bodyMs: 9_000, keepAliveMs: 2_000, drainMs: 30_000 });
+  });
+
+  it.each([
+    [["--headers-timeout", "0"], '--headers-timeout must be a whole number from 1 to 3600, got "0"'],
+    [["--drain-timeout", "1.5"], '--drain-timeout must be a whole number from 1 to 3600, got "1.5"'],
+    [["--keep-alive-timeout", "3601"], '--keep-alive-timeout must be a whole number from 1 to 3600, got "3601"'],
+  ])("refuse %j with one line, exit 2", (argv, line) => {
+    expect(refuse(() => resolveServeOptions(readFlags(SERVE, argv, {})))).toEqual({ status: 2, lines: [`error: ${line}`] });
+  });
+});
+
 describe("npm start", () => {
   it("takes every build and serve flag, and the sample's except where to write it (that is --db)", () => {
     const names = Object.keys(START.flags);
@@ -123,8 +144,15 @@ describe("npm start", () => {
   });
 
   it("hands the serve flags to the server", () => {
-    const options = resolveStartOptions(readFlags(START, ["--read-limit", "7", "--trust-proxy", "--host", "127.0.0.1", "--port", "3917"], {}));
-    expect(options.serve).toEqual({ dist: "dist", port: 3917, host: "127.0.0.1", trustProxy: true, readRateLimit: 7 });
+    const options = resolveStartOptions(readFlags(START, ["--read-limit", "7", "--trust-proxy", "--host", "127.0.0.1", "--port", "3917", "--drain-timeout", "3"], {}));
+    expect(options.serve).toEqual({
+      dist: "dist",
+      port: 3917,
+      host: "127.0.0.1",
+      trustProxy: true,
+      readRateLimit: 7,
+      timeouts: { headersMs: 20_000, bodyMs: 20_000, keepAliveMs: 5_000, drainMs: 3_000 },
+    });
   });
 
   it("builds for the address it serves unless told otherwise", () => {

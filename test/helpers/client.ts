@@ -29,7 +29,7 @@ export async function startClient(name: string, options: ServerOptions): Promise
   return {
     name,
     fetch: (path, init) => fetch(new URL(path, server.url), init),
-    close: () => server.close(),
+    close: async () => void (await server.close()),
   };
 }
 

@@ -59,16 +59,19 @@ describe("/openapi.json", () => {
     expect(check.parameters).toEqual([expect.objectContaining({ name: "identifier", in: "path", required: true })]);
   });
 
-  it("documents every status with its headers: ETag and Cache-Control on GET answers, RateLimit on the limited ones, 405 and 500 everywhere", () => {
+  it("documents every status with its headers: ETag and Cache-Control on GET answers, RateLimit on the limited ones, 405, 500 and the HTTP layer's refusals everywhere", () => {
     for (const route of routes) {
       const responses = operation(route).responses;
-      expect(Object.keys(responses), route.id).toEqual(expect.arrayContaining(["200", "405", "500"]));
+      expect(Object.keys(responses), route.id).toEqual(expect.arrayContaining(["200", "400", "405", "408", "413", "417", "431", "500"]));
       expect(Object.keys(responses["200"].headers), route.id).toEqual(expect.arrayContaining(["Cache-Control", "Access-Control-Allow-Origin", "RateLimit-Limit"]));
       if (route.method === "GET") expect(responses["200"].headers.ETag, route.id).toBeDefined();
       expect(responses["429"], route.id).toBeDefined();
     }
     const match = operation(routes.find((r) => r.id === "matchFingerprint")!);
-    expect(Object.keys(match.responses).sort()).toEqual(["200", "400", "405", "413", "415", "422", "429", "500", "501", "503"]);
+    expect(Object.keys(match.responses).sort()).toEqual(["200", "400", "405", "408", "413", "415", "417", "422", "429", "431", "500", "501", "503"]);
+    // The route's own 400 and the HTTP layer's are one entry, giving both reasons.
+    expect(match.responses["400"].description).toMatch(/^The body is not readable JSON.*Also: Not a readable request/);
+    expect(match.responses["408"].description).toContain("declared body");
     expect(match.responses["429"].headers["Retry-After"]).toBeDefined();
     expect(match.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/MatchRequest" });
   });
