@@ -13,7 +13,7 @@ import { BuildError } from "./errors.ts";
 import { readModel } from "./model/read-model.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
-import { openSnapshot } from "./snapshot/open.ts";
+import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer/index.ts";
 
@@ -44,15 +44,20 @@ export interface BuildSummary {
   writes: { files: number; seconds: number };
 }
 
-/** Builds into a staging folder and publishes it atomically; a failure leaves `out` untouched. */
+/**
+ * Builds into a staging folder and publishes it atomically; a failure leaves `out` untouched.
+ * The snapshot is opened and checked before anything is written, so a bad one leaves nothing behind.
+ */
 export function buildDist(options: BuildOptions): BuildSummary {
+  const db = openSnapshot(options.db);
   const layout = getBuildsLayout(options.out);
-  sweepAbandoned(layout);
-  const staging = createStagingDir(layout, "build");
+  let staging: string | null = null;
   let writer: Writer | null = null;
   try {
+    sweepAbandoned(layout);
+    staging = createStagingDir(layout, "build");
     writer = createDiskWriter(staging);
-    const result = runBuild(options, writer);
+    const result = runBuild(options, db, writer);
     const id = hashContent(readFileSync(join(staging, MANIFEST_PATH))).slice(0, 16);
     const buildDir = publishBuild(layout, staging, id);
     const summary = { ...result, buildDir, buildId: id };
@@ -60,69 +65,71 @@ export function buildDist(options: BuildOptions): BuildSummary {
     return summary;
   } catch (error) {
     writer?.abort();
-    retire(layout, staging);
+    if (staging) retire(layout, staging);
     if (error instanceof BuildError) throw error;
     throw new BuildError(`build failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  } finally {
+    db.close();
   }
 }
 
 /** Builds into memory (for tests): every file of dist by path, manifest included. */
 export function buildInMemory(options: Omit<BuildOptions, "out">): Map<string, Buffer> {
-  const writer = new MemoryWriter();
-  runBuild(options, writer);
-  return writer.files;
-}
-
-function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId"> {
   const db = openSnapshot(options.db);
   try {
-    const progress = createProgress(options.progress ?? null, countReports(db));
-    const timings: Record<string, number> = {};
-    const rssAfter: Record<string, number> = {};
-    const lap = (name: string, started: number) => {
-      timings[name] = (performance.now() - started) / 1000;
-      rssAfter[name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
-    };
-    // 1. The model: every aggregate and every rejection, before any file is made.
-    progress.phase("model");
-    let started = performance.now();
-    const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
-    lap("model", started);
-    // 2. The emitters, each a function of the model, through the one writer.
-    const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model) };
-    const emitters = options.emitters ?? EMITTERS;
-    const checkPhase = { files: 0, seconds: 0 };
-    for (const emitter of emitters) {
-      progress.phase(emitter.name);
-      started = performance.now();
-      const before = writer.fileCount;
-      for (const file of emitter.emit(ctx)) {
-        ctx.examples.offer(file);
-        writer.write(file);
-        if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
-      }
-      lap(emitter.name, started);
-      if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
-    }
-    // 3. The manifest: every file with its hash.
-    writer.finish({
-      as_of: formatInstant(model.asOfMs),
-      base_url: ctx.urls.base,
-      counts: getBuildCounts(model),
-      emitters: emitters.map(({ name, writes }) => ({ name, writes })),
-    });
-    progress.done();
-    return {
-      counts: getBuildCounts(model),
-      rejected: model.rejections.total,
-      files: writer.fileCount + 1,
-      bytes: writer.byteCount,
-      timings,
-      rssAfter,
-      checkPhase,
-      writes: { files: writer.fileCount, seconds: writer.writeSeconds },
-    };
+    const writer = new MemoryWriter();
+    runBuild(options, db, writer);
+    return writer.files;
   } finally {
     db.close();
   }
+}
+
+function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId"> {
+  const progress = createProgress(options.progress ?? null, countReports(db));
+  const timings: Record<string, number> = {};
+  const rssAfter: Record<string, number> = {};
+  const lap = (name: string, started: number) => {
+    timings[name] = (performance.now() - started) / 1000;
+    rssAfter[name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
+  };
+  // 1. The model: every aggregate and every rejection, before any file is made.
+  progress.phase("model");
+  let started = performance.now();
+  const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
+  lap("model", started);
+  // 2. The emitters, each a function of the model, through the one writer.
+  const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model) };
+  const emitters = options.emitters ?? EMITTERS;
+  const checkPhase = { files: 0, seconds: 0 };
+  for (const emitter of emitters) {
+    progress.phase(emitter.name);
+    started = performance.now();
+    const before = writer.fileCount;
+    for (const file of emitter.emit(ctx)) {
+      ctx.examples.offer(file);
+      writer.write(file);
+      if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
+    }
+    lap(emitter.name, started);
+    if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
+  }
+  // 3. The manifest: every file with its hash.
+  writer.finish({
+    as_of: formatInstant(model.asOfMs),
+    base_url: ctx.urls.base,
+    counts: getBuildCounts(model),
+    emitters: emitters.map(({ name, writes }) => ({ name, writes })),
+  });
+  progress.done();
+  return {
+    counts: getBuildCounts(model),
+    rejected: model.rejections.total,
+    files: writer.fileCount + 1,
+    bytes: writer.byteCount,
+    timings,
+    rssAfter,
+    checkPhase,
+    writes: { files: writer.fileCount, seconds: writer.writeSeconds },
+  };
 }

@@ -5,17 +5,10 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSnapshot, makeTempDir } from "../helpers/fixture.ts";
-
-const ROOT = join(import.meta.dirname, "../..");
-/** tsx by absolute address, so a command can run with a fresh empty folder as its working directory. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-/** The variables the commands read, cleared so that the machine's own settings cannot leak in. */
-const COMMAND_ENV = ["DB", "DIST", "BASE_URL", "PORT", "HOST", "TRUST_PROXY", "READ_LIMIT", "SCALE", "SEED"];
+import { getCommandEnv, ROOT, runScript, TSX } from "../helpers/run-command.ts";
 
 const COMMANDS = [
   ["npm run build", "cli/build.ts", ["--db", "--out", "--base-url"]],
@@ -31,23 +24,11 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function getCommandEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  for (const name of COMMAND_ENV) if (!(name in extra)) delete env[name];
-  return env;
-}
-
 /** Runs a command to its end with an empty temporary folder as its working directory, and lists what it left there. */
 async function runCommand(script: string, args: string[], env: Record<string, string> = {}) {
   const cwd = makeTempDir("cli");
   dirs.push(cwd);
-  const child = spawn(process.execPath, ["--import", TSX, join(ROOT, script), ...args], { cwd, env: getCommandEnv(env), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr, created: readdirSync(cwd) };
+  return { ...(await runScript(script, args, { cwd, env })), created: readdirSync(cwd) };
 }
 
 describe.each(COMMANDS)("%s", (name, script, flags) => {
