@@ -9,10 +9,11 @@ import type { EmitContext } from "./context.ts";
 import { EMITTERS, type Emitter } from "./emitters/index.ts";
 import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
-import { BuildError } from "./errors.ts";
+import { withContext } from "./errors.ts";
+import { discardFailedBuild, describeError } from "./failure.ts";
 import { readModel } from "./model/read-model.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
-import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
+import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, tidyAfterPublish } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer/index.ts";
@@ -42,6 +43,8 @@ export interface BuildSummary {
   checkPhase: { files: number; seconds: number };
   /** Every file, and the seconds the writer thread spent hashing and writing them. */
   writes: { files: number; seconds: number };
+  /** What went wrong after the build was published (removing old builds, writing last-build.json): the build stands. */
+  warnings: string[];
 }
 
 /**
@@ -53,24 +56,36 @@ export function buildDist(options: BuildOptions): BuildSummary {
   const layout = getBuildsLayout(options.out);
   let staging: string | null = null;
   let writer: Writer | null = null;
+  let published: { result: ReturnType<typeof runBuild>; staging: string; id: string; buildDir: string; previous: string | null };
   try {
     sweepAbandoned(layout);
-    staging = createStagingDir(layout, "build");
-    writer = createDiskWriter(staging);
+    const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
+    staging = dir;
+    writer = createDiskWriter(dir);
     const result = runBuild(options, db, writer);
-    const id = hashContent(readFileSync(join(staging, MANIFEST_PATH))).slice(0, 16);
-    const buildDir = publishBuild(layout, staging, id);
-    const summary = { ...result, buildDir, buildId: id };
-    writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
-    return summary;
+    const id = hashContent(readFileSync(join(dir, MANIFEST_PATH))).slice(0, 16);
+    const previous = getCurrentBuild(layout);
+    published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
     writer?.abort();
-    if (staging) retire(layout, staging);
-    if (error instanceof BuildError) throw error;
-    throw new BuildError(`build failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw discardFailedBuild(layout, staging, error);
   } finally {
     db.close();
   }
+  // Published: what is left is housekeeping, whose failure must not call a published build failed.
+  const { result, id, buildDir, previous } = published;
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [] };
+  try {
+    tidyAfterPublish(layout, published.staging, buildDir, previous);
+  } catch (error) {
+    summary.warnings.push(`removing older builds from ${layout.buildsDir}: ${describeError(error)}`);
+  }
+  try {
+    writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
+  } catch (error) {
+    summary.warnings.push(`writing ${join(layout.buildsDir, "last-build.json")}: ${describeError(error)}`);
+  }
+  return summary;
 }
 
 /** Builds into memory (for tests): every file of dist by path, manifest included. */
@@ -85,7 +100,7 @@ export function buildInMemory(options: Omit<BuildOptions, "out">): Map<string, B
   }
 }
 
-function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId"> {
+function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId" | "warnings"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
   const rssAfter: Record<string, number> = {};
