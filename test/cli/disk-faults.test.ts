@@ -43,14 +43,14 @@ interface DiskFault {
 const FAULTS: DiskFault[] = [
   { fault: "the disk is already full", step: /writing manifest\.json/, inject: "write:manifest.json:0", free: () => ({ pages: 0, inodes: 1000 }) },
   {
-    fault: "the disk fills up during the small files (the writer's thread)",
+    fault: "the disk fills up during the small files, on the writer's thread",
     step: /writing api\/check\/\w+\.json/,
     inject: "write:/api/check/:5",
     // Room for the manifest's first page and 15 check files; the main thread, at most 64 batches ahead, is still making check files.
     free: () => ({ pages: 16, inodes: 30_000 }),
     tmpfsDb: "sample",
   },
-  { fault: "the disk fills up during a dump (a large file, on the main thread)", step: /writing dumps\/\S+/, inject: "write:/dumps/:0", free: null },
+  { fault: "the disk fills up during a dump, a large file written on the main thread", step: /writing dumps\/\S+/, inject: "write:/dumps/:0", free: null },
   {
     fault: "the disk fills up within the manifest's last write",
     step: /writing manifest\.json/,
@@ -60,7 +60,7 @@ const FAULTS: DiskFault[] = [
     free: (next) => ({ pages: next.pages - next.manifestPages + next.manifestListPages, inodes: next.inodes + 10 }),
   },
   {
-    fault: "no inode left for the new dist link (publishing)",
+    fault: "no inode left for the new dist link, when publishing",
     step: /publishing \S+dist/,
     inject: "symlink:link-:0",
     free: (next) => ({ pages: next.pages + 10, inodes: next.inodes }),

@@ -43,7 +43,8 @@ export class FaultTable {
   add(fault: string, errorLine: string, status: number | null, untouched: boolean): void {
     // Temporary folders differ on every run: the table shows them as the flag that named them.
     const message = errorLine.replace(/^error: /, "").replace(/\/\S*?\/spamcheck-[a-z-]+-\w+/g, "…");
-    this.rows.push(`| ${fault} | \`${message.replaceAll("|", "\\|")}\` | ${status} | ${untouched ? "yes" : "no"} |`);
+    // Double backticks: a message may quote a command in single ones.
+    this.rows.push(`| ${fault} | \`\` ${message.replaceAll("|", "\\|")} \`\` | ${status} | ${untouched ? "yes" : "no"} |`);
   }
 
   print(): void {
