@@ -23,10 +23,22 @@ import { runScript } from "../helpers/run-command.ts";
 import { countBuild, mountScratchDisk, type BuildCounts, type ScratchDisk, type Usage } from "../helpers/scratch-disk.ts";
 
 const INJECT = new URL("../helpers/inject-enospc.cjs", import.meta.url).pathname;
-const mounted = process.env.FAULT_DISK === "injected" ? { unavailable: "FAULT_DISK=injected" } : mountScratchDisk("disk-faults");
-const disk: ScratchDisk | null = "dir" in mounted ? mounted : null;
-const PATH_RAN = disk ? "a real tmpfs" : `injected ENOSPC, no tmpfs: ${"unavailable" in mounted ? mounted.unavailable : ""}`;
-if (!disk) console.warn(`disk-faults: ${PATH_RAN}`);
+/**
+ * Whether a tmpfs can be mounted, tried once while the suite is collected (and unmounted at once:
+ * a mount made here would outlive a run whose filter skips the suite's hooks); beforeAll mounts the
+ * one the tests use.
+ */
+function probeTmpfs(): string | null {
+  if (process.env.FAULT_DISK === "injected") return "FAULT_DISK=injected";
+  const probe = mountScratchDisk("disk-probe");
+  if ("unavailable" in probe) return probe.unavailable;
+  probe.unmount();
+  return null;
+}
+const noTmpfs = probeTmpfs();
+const PATH_RAN = noTmpfs === null ? "a real tmpfs" : `injected ENOSPC, no tmpfs: ${noTmpfs}`;
+if (noTmpfs !== null) console.warn(`disk-faults: ${PATH_RAN}`);
+let disk: ScratchDisk | null = null;
 
 interface DiskFault {
   fault: string;
@@ -74,9 +86,14 @@ let out: string;
 let next: { db: string; counts: BuildCounts };
 let sample: string;
 let before: DistState;
-const table = new FaultTable(`Disk faults (test/cli/disk-faults.test.ts, on ${disk ? "a real tmpfs" : "injected ENOSPC"})`);
+const table = new FaultTable(`Disk faults (test/cli/disk-faults.test.ts, on ${noTmpfs === null ? "a real tmpfs" : "injected ENOSPC"})`);
 
 beforeAll(() => {
+  if (noTmpfs === null) {
+    const mounted = mountScratchDisk("disk-faults");
+    if ("unavailable" in mounted) throw new Error(`a tmpfs could be mounted a moment ago, not now: ${mounted.unavailable}`);
+    disk = mounted;
+  }
   snapshots = makeTempDir("disk-faults-snapshots");
   base = disk?.dir ?? makeTempDir("disk-faults");
   out = join(base, "dist");
@@ -96,8 +113,8 @@ afterAll(() => {
   try {
     disk?.unmount();
   } finally {
-    rmSync(snapshots, { recursive: true, force: true });
-    if (!disk) rmSync(base, { recursive: true, force: true });
+    if (snapshots) rmSync(snapshots, { recursive: true, force: true });
+    if (!disk && base) rmSync(base, { recursive: true, force: true });
   }
 });
 
