@@ -9,11 +9,12 @@ import type { EmitContext } from "./context.ts";
 import { EMITTERS, type Emitter } from "./emitters/index.ts";
 import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
-import { BuildError } from "./errors.ts";
+import { withContext } from "./errors.ts";
+import { discardFailedBuild, describeError } from "./failure.ts";
 import { readModel } from "./model/read-model.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
-import { createStagingDir, getBuildsLayout, publishBuild, retire, sweepAbandoned } from "./publish.ts";
-import { openSnapshot } from "./snapshot/open.ts";
+import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, tidyAfterPublish } from "./publish.ts";
+import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer/index.ts";
 
@@ -42,87 +43,108 @@ export interface BuildSummary {
   checkPhase: { files: number; seconds: number };
   /** Every file, and the seconds the writer thread spent hashing and writing them. */
   writes: { files: number; seconds: number };
+  /** What went wrong after the build was published (removing old builds, writing last-build.json): the build stands. */
+  warnings: string[];
 }
 
-/** Builds into a staging folder and publishes it atomically; a failure leaves `out` untouched. */
+/**
+ * Builds into a staging folder and publishes it atomically; a failure leaves `out` untouched.
+ * The snapshot is opened and checked before anything is written, so a bad one leaves nothing behind.
+ */
 export function buildDist(options: BuildOptions): BuildSummary {
+  const db = openSnapshot(options.db);
   const layout = getBuildsLayout(options.out);
-  sweepAbandoned(layout);
-  const staging = createStagingDir(layout, "build");
+  let staging: string | null = null;
   let writer: Writer | null = null;
+  let published: { result: ReturnType<typeof runBuild>; staging: string; id: string; buildDir: string; previous: string | null };
   try {
-    writer = createDiskWriter(staging);
-    const result = runBuild(options, writer);
-    const id = hashContent(readFileSync(join(staging, MANIFEST_PATH))).slice(0, 16);
-    const buildDir = publishBuild(layout, staging, id);
-    const summary = { ...result, buildDir, buildId: id };
-    writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
-    return summary;
+    sweepAbandoned(layout);
+    const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
+    staging = dir;
+    writer = createDiskWriter(dir);
+    const result = runBuild(options, db, writer);
+    const id = hashContent(readFileSync(join(dir, MANIFEST_PATH))).slice(0, 16);
+    const previous = getCurrentBuild(layout);
+    published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
     writer?.abort();
-    retire(layout, staging);
-    if (error instanceof BuildError) throw error;
-    throw new BuildError(`build failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw discardFailedBuild(layout, staging, error);
+  } finally {
+    db.close();
   }
+  // Published: what is left is housekeeping, whose failure must not call a published build failed.
+  const { result, id, buildDir, previous } = published;
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [] };
+  try {
+    tidyAfterPublish(layout, published.staging, buildDir, previous);
+  } catch (error) {
+    summary.warnings.push(`removing older builds from ${layout.buildsDir}: ${describeError(error)}`);
+  }
+  try {
+    writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
+  } catch (error) {
+    summary.warnings.push(`writing ${join(layout.buildsDir, "last-build.json")}: ${describeError(error)}`);
+  }
+  return summary;
 }
 
 /** Builds into memory (for tests): every file of dist by path, manifest included. */
 export function buildInMemory(options: Omit<BuildOptions, "out">): Map<string, Buffer> {
-  const writer = new MemoryWriter();
-  runBuild(options, writer);
-  return writer.files;
-}
-
-function runBuild(options: Omit<BuildOptions, "out">, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId"> {
   const db = openSnapshot(options.db);
   try {
-    const progress = createProgress(options.progress ?? null, countReports(db));
-    const timings: Record<string, number> = {};
-    const rssAfter: Record<string, number> = {};
-    const lap = (name: string, started: number) => {
-      timings[name] = (performance.now() - started) / 1000;
-      rssAfter[name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
-    };
-    // 1. The model: every aggregate and every rejection, before any file is made.
-    progress.phase("model");
-    let started = performance.now();
-    const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
-    lap("model", started);
-    // 2. The emitters, each a function of the model, through the one writer.
-    const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model) };
-    const emitters = options.emitters ?? EMITTERS;
-    const checkPhase = { files: 0, seconds: 0 };
-    for (const emitter of emitters) {
-      progress.phase(emitter.name);
-      started = performance.now();
-      const before = writer.fileCount;
-      for (const file of emitter.emit(ctx)) {
-        ctx.examples.offer(file);
-        writer.write(file);
-        if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
-      }
-      lap(emitter.name, started);
-      if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
-    }
-    // 3. The manifest: every file with its hash.
-    writer.finish({
-      as_of: formatInstant(model.asOfMs),
-      base_url: ctx.urls.base,
-      counts: getBuildCounts(model),
-      emitters: emitters.map(({ name, writes }) => ({ name, writes })),
-    });
-    progress.done();
-    return {
-      counts: getBuildCounts(model),
-      rejected: model.rejections.total,
-      files: writer.fileCount + 1,
-      bytes: writer.byteCount,
-      timings,
-      rssAfter,
-      checkPhase,
-      writes: { files: writer.fileCount, seconds: writer.writeSeconds },
-    };
+    const writer = new MemoryWriter();
+    runBuild(options, db, writer);
+    return writer.files;
   } finally {
     db.close();
   }
+}
+
+function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId" | "warnings"> {
+  const progress = createProgress(options.progress ?? null, countReports(db));
+  const timings: Record<string, number> = {};
+  const rssAfter: Record<string, number> = {};
+  const lap = (name: string, started: number) => {
+    timings[name] = (performance.now() - started) / 1000;
+    rssAfter[name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
+  };
+  // 1. The model: every aggregate and every rejection, before any file is made.
+  progress.phase("model");
+  let started = performance.now();
+  const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
+  lap("model", started);
+  // 2. The emitters, each a function of the model, through the one writer.
+  const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model) };
+  const emitters = options.emitters ?? EMITTERS;
+  const checkPhase = { files: 0, seconds: 0 };
+  for (const emitter of emitters) {
+    progress.phase(emitter.name);
+    started = performance.now();
+    const before = writer.fileCount;
+    for (const file of emitter.emit(ctx)) {
+      ctx.examples.offer(file);
+      writer.write(file);
+      if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
+    }
+    lap(emitter.name, started);
+    if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
+  }
+  // 3. The manifest: every file with its hash.
+  writer.finish({
+    as_of: formatInstant(model.asOfMs),
+    base_url: ctx.urls.base,
+    counts: getBuildCounts(model),
+    emitters: emitters.map(({ name, writes }) => ({ name, writes })),
+  });
+  progress.done();
+  return {
+    counts: getBuildCounts(model),
+    rejected: model.rejections.total,
+    files: writer.fileCount + 1,
+    bytes: writer.byteCount,
+    timings,
+    rssAfter,
+    checkPhase,
+    writes: { files: writer.fileCount, seconds: writer.writeSeconds },
+  };
 }

@@ -33,7 +33,7 @@ export function createStagingDir(layout: BuildsLayout, label: string): string {
 }
 
 /** The build folder `out` points at now, or null. */
-function getCurrentBuild(layout: BuildsLayout): string | null {
+export function getCurrentBuild(layout: BuildsLayout): string | null {
   try {
     if (!lstatSync(layout.out).isSymbolicLink()) return null;
     return resolve(dirname(layout.out), readlinkSync(layout.out));
@@ -44,31 +44,56 @@ function getCurrentBuild(layout: BuildsLayout): string | null {
 
 /**
  * Moves a finished staging folder to `.dist-builds/<id>` and points `out` at it. The id is a
- * content hash, so rebuilding an unchanged snapshot publishes the same folder again.
+ * content hash, so rebuilding an unchanged snapshot publishes the same folder again. A failure
+ * (no inode left for the link, say) undoes what it did, in reverse: `out` is left as it was and
+ * the new build is back in `staging`, for the caller to remove.
  */
 export function publishBuild(layout: BuildsLayout, staging: string, id: string): string {
   const target = join(layout.buildsDir, id);
-  const previous = getCurrentBuild(layout);
-  if (existsSync(target)) retire(layout, staging);
-  else renameSync(staging, target);
-
-  if (existsSync(layout.out) && !lstatSync(layout.out).isSymbolicLink()) {
-    // A plain folder from a copy or an older layout: keep it as a retired build, then link.
-    let n = 1;
-    while (existsSync(join(layout.buildsDir, `legacy-${n}`))) n++;
-    renameSync(layout.out, join(layout.buildsDir, `legacy-${n}`));
-  }
   const link = join(layout.buildsDir, `link-${process.pid}`);
-  rmSync(link, { force: true });
-  symlinkSync(relative(dirname(layout.out), target), link, "dir");
+  let moved = false;
+  let legacy: string | null = null;
   try {
+    if (!existsSync(target)) {
+      renameSync(staging, target);
+      moved = true;
+    }
+    if (existsSync(layout.out) && !lstatSync(layout.out).isSymbolicLink()) {
+      // A plain folder from a copy or an older layout: keep it as a retired build, then link.
+      let n = 1;
+      while (existsSync(join(layout.buildsDir, `legacy-${n}`))) n++;
+      legacy = join(layout.buildsDir, `legacy-${n}`);
+      renameSync(layout.out, legacy);
+    }
+    rmSync(link, { force: true });
+    symlinkSync(relative(dirname(layout.out), target), link, "dir");
     renameSync(link, layout.out);
   } catch (error) {
-    rmSync(link, { force: true });
-    throw new BuildError(`publishing ${layout.out}: ${String(error)}`, { cause: error });
+    undo(() => rmSync(link, { force: true }));
+    const moveBack = legacy;
+    if (moveBack) undo(() => renameSync(moveBack, layout.out));
+    if (moved) undo(() => renameSync(target, staging));
+    throw new BuildError(`publishing ${layout.out}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  pruneBuilds(layout, new Set([target, previous ?? target]));
   return target;
+}
+
+/** A step of undoing a failed publish: it goes on with the next if one fails, so the original error is the one reported. */
+function undo(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // Renames back within one folder; nothing better to do if even that fails.
+  }
+}
+
+/**
+ * After a publish: the staging folder of a rebuild that changed nothing goes, and so does every
+ * build but the current and the previous one.
+ */
+export function tidyAfterPublish(layout: BuildsLayout, staging: string, published: string, previous: string | null): void {
+  discardUnpublished(layout, staging);
+  pruneBuilds(layout, new Set([published, previous ?? published]));
 }
 
 /** Retires every build folder but `keep` (the current and the previous build). */
@@ -81,13 +106,28 @@ function pruneBuilds(layout: BuildsLayout, keep: Set<string>): void {
   }
 }
 
-/** Renames a folder out of the way at once and deletes it in the background. */
-export function retire(layout: BuildsLayout, dir: string): void {
+/** Renames a published build out of the way at once and deletes it after the grace period: readers may still be in it. */
+function retire(layout: BuildsLayout, dir: string): void {
   if (!existsSync(dir)) return;
+  deleteInBackground(moveToTrash(layout, dir), DELETE_GRACE_SECONDS);
+}
+
+/**
+ * A build that was never published has no readers, so it gets no grace period: it is moved out
+ * of the way and deleted in the background at once or, with `now`, deleted before this returns,
+ * for a build that failed on a full disk (the next try needs that space, not in 30 s but now).
+ */
+export function discardUnpublished(layout: BuildsLayout, dir: string, options: { now?: boolean } = {}): void {
+  if (!existsSync(dir)) return;
+  if (options.now) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  else deleteInBackground(moveToTrash(layout, dir), 0);
+}
+
+function moveToTrash(layout: BuildsLayout, dir: string): string {
   const trash = join(layout.buildsDir, `trash-${basename(dir)}-${process.pid}`);
   rmSync(trash, { recursive: true, force: true });
   renameSync(dir, trash);
-  deleteInBackground(trash, DELETE_GRACE_SECONDS);
+  return trash;
 }
 
 function deleteInBackground(dir: string, graceSeconds: number): void {
@@ -97,14 +137,16 @@ function deleteInBackground(dir: string, graceSeconds: number): void {
 
 /**
  * Leftovers of builds that died before cleaning up: staging folders of processes that are gone
- * are retired; trash folders whose deleter did not finish (a reboot) are deleted again.
+ * are discarded; trash folders whose deleter did not finish (a reboot) are deleted again, those of
+ * unpublished builds at once.
  */
 export function sweepAbandoned(layout: BuildsLayout): void {
   if (!existsSync(layout.buildsDir)) return;
   for (const name of readdirSync(layout.buildsDir)) {
     const dir = join(layout.buildsDir, name);
-    if (name.startsWith("staging-") && !isOwnedByLiveProcess(name)) retire(layout, dir);
-    else if (name.startsWith("trash-") && !isOwnedByLiveProcess(name)) deleteInBackground(dir, DELETE_GRACE_SECONDS);
+    if (isOwnedByLiveProcess(name)) continue;
+    if (name.startsWith("staging-")) discardUnpublished(layout, dir);
+    else if (name.startsWith("trash-")) deleteInBackground(dir, name.startsWith("trash-staging-") ? 0 : DELETE_GRACE_SECONDS);
   }
 }
 

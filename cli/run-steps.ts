@@ -26,6 +26,9 @@ export function runBuild(options: BuildStep): BuildSummary {
   const summary = buildDist({ ...options, progress: createBuildProgress(process.stderr) });
   const log = createLog("build");
   for (const line of describeBuild(summary, options.out, performance.now() - started)) log.info(line);
+  // Published, but something after it failed (old builds not removed, last-build.json not written).
+  const warn = createLog("warning", process.stderr);
+  for (const warning of summary.warnings) warn.info(warning);
   return summary;
 }
 

@@ -13,6 +13,12 @@
  *   escaping), which would change a literal "&amp;" in our data: escaping `&` ourselves first
  *   makes that step a no-op. Attributes get only `"` escaped, so no data goes into one except
  *   URLs (which `feed` parses and re-serialises) and category enum values.
+ * - The channel's title, description and rights carry snapshot text (`meta.source`, in the credit
+ *   line) and readers show them as HTML, as they do item titles: RSS has no way to say otherwise,
+ *   and many readers ignore Atom's default `type="text"`. So they are escaped HTML, like item
+ *   titles, and Atom says `type="html"` (`feed` writes its feed-level title, subtitle and rights as
+ *   given, so they are given in xml-js's element form); either reading shows the literal text.
+ *   The Atom author's name cannot say it is HTML (a person construct is text): it stays text.
  * - Its JSON Feed says version 1 and uses the 1.0 `author`: we upgrade it to 1.1 (`authors`,
  *   `language`) and add the licence as a `_license` extension (JSON Feed has no rights field).
  */
@@ -44,13 +50,22 @@ const toXmlText = (text: string) => removeControlCharacters(text).replace(/&/g, 
 /** HTML for a CDATA section. */
 const toCdata = (html: string) => removeControlCharacters(html).replaceAll("]]>", "]]&gt;");
 
+/** Escaped HTML as an RSS text node (readers show it as HTML). */
+const toRssHtml = (text: string) => toXmlText(escapeMarkup(text));
+/** Escaped HTML as an Atom text construct that says so, in the element form `feed` passes through to xml-js. */
+const toAtomHtml = (text: string) => ({ _attributes: { type: "html" }, _cdata: toCdata(escapeMarkup(text)) }) as unknown as string;
+
+type Target = "rss" | "atom" | "json";
+
+/** How each target carries the channel's text fields (see above). */
+const CHANNEL_TEXT: Record<Target, (text: string) => string> = { rss: toRssHtml, atom: toAtomHtml, json: removeControlCharacters };
+
 export function renderFeed(spec: FeedSpec): RenderedFeed {
-  const xml = createFeed(spec, "xml");
-  return { rss: xml.rss2() + "\n", atom: xml.atom1() + "\n", json: renderJsonFeed(spec) };
+  return { rss: createFeed(spec, "rss").rss2() + "\n", atom: createFeed(spec, "atom").atom1() + "\n", json: renderJsonFeed(spec) };
 }
 
-function createFeed(spec: FeedSpec, target: "xml" | "json"): Feed {
-  const text = target === "xml" ? toXmlText : removeControlCharacters;
+function createFeed(spec: FeedSpec, target: Target): Feed {
+  const text = CHANNEL_TEXT[target];
   const updated = new Date(spec.updatedMs);
   const options: FeedOptions = {
     id: spec.links.atom,
@@ -62,7 +77,7 @@ function createFeed(spec: FeedSpec, target: "xml" | "json"): Feed {
     updated,
     generator: false,
     copyright: text(spec.credit.rights),
-    author: { name: text(spec.credit.source), link: spec.credit.home },
+    author: { name: target === "json" ? removeControlCharacters(spec.credit.source) : toXmlText(spec.credit.source), link: spec.credit.home },
   };
   const feed = new Feed(options);
   for (const entry of spec.entries) {
@@ -74,8 +89,8 @@ function createFeed(spec: FeedSpec, target: "xml" | "json"): Feed {
       date,
       published: date,
       // Atom and RSS readers treat these titles as HTML; JSON Feed titles are plain text.
-      title: target === "xml" ? toCdata(escapeMarkup(entry.title)) : removeControlCharacters(entry.title),
-      description: target === "xml" ? toCdata(entry.html) : removeControlCharacters(entry.html),
+      title: target === "json" ? removeControlCharacters(entry.title) : toCdata(escapeMarkup(entry.title)),
+      description: target === "json" ? removeControlCharacters(entry.html) : toCdata(entry.html),
       category: entry.categories.map((category) => ({ name: category, term: category })),
     };
     feed.addItem(item);

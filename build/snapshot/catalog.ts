@@ -2,6 +2,7 @@
  * The catalog tables, read whole (tens of thousands of rows at most): meta, companies with their
  * aliases, people, and the fingerprint profile library. SQL only: validation is the model's.
  */
+import { selectColumns } from "./contract.ts";
 import type { Snapshot } from "./open.ts";
 
 export function readMeta(db: Snapshot): Map<string, string> {
@@ -19,7 +20,7 @@ export interface CompanyRow {
 }
 
 export function readCompanies(db: Snapshot): CompanyRow[] {
-  return db.prepare("SELECT id, name, slug, category, website, created_at FROM companies ORDER BY id").all() as CompanyRow[];
+  return db.prepare(`SELECT ${selectColumns("companies")} FROM companies ORDER BY id`).all() as CompanyRow[];
 }
 
 /** Aliases per company id, in snapshot order (rowid) so output is stable. */
@@ -42,7 +43,7 @@ export interface PersonRow {
 }
 
 export function readPeople(db: Snapshot): PersonRow[] {
-  return db.prepare("SELECT id, name, slug, avatar, company_id FROM people ORDER BY id").all() as PersonRow[];
+  return db.prepare(`SELECT ${selectColumns("people")} FROM people ORDER BY id`).all() as PersonRow[];
 }
 
 export interface FingerprintProfileRow {
@@ -64,7 +65,7 @@ export interface FingerprintProfileRow {
  */
 export function readFingerprintProfiles(db: Snapshot): FingerprintProfileRow[] {
   const profiles = db
-    .prepare("SELECT id, label, kind, name, os_family, trust_level, observations, confirmations FROM fp_profiles ORDER BY id")
+    .prepare(`SELECT ${selectColumns("fp_profiles")} FROM fp_profiles ORDER BY id`)
     .all() as Omit<FingerprintProfileRow, "signals">[];
   const byId = new Map<number, FingerprintProfileRow>();
   const rows = profiles.map((profile) => {

@@ -4,6 +4,7 @@
  * at most a few thousand rows even at the largest scale, so they are read whole, in id order.
  * Like the rest of build/snapshot/, this is SQL only: validation (slugs, dates) belongs to the model.
  */
+import { selectColumns } from "./contract.ts";
 import type { Snapshot } from "./open.ts";
 
 export interface GlossaryRow {
@@ -78,16 +79,12 @@ export interface ContentRows {
 export function readContent(db: Snapshot): ContentRows {
   const all = <T>(sql: string) => db.prepare(sql).all() as T[];
   return {
-    glossary: all<GlossaryRow>("SELECT id, term, slug, definition FROM glossary ORDER BY id"),
-    videoChannels: all<VideoChannelRow>("SELECT id, name, slug, subscribers FROM video_channels ORDER BY id"),
-    videos: all<VideoRow>("SELECT id, title, slug, channel_id, published_at FROM videos ORDER BY id"),
-    chatChannels: all<ChatChannelRow>("SELECT id, username, title, subscribers FROM chat_channels ORDER BY id"),
-    chats: all<ChatRow>(
-      "SELECT id, username, title, members, bot_active, protected_since, messages_checked, spam_blocked FROM chats ORDER BY id",
-    ),
-    blogPosts: all<BlogPostRow>("SELECT id, title, slug, excerpt, published_at FROM blog_posts ORDER BY id"),
-    detectionRules: all<DetectionRuleRow>(
-      "SELECT id, name, kind, pattern, category, weight, enabled, updated_at FROM detection_rules ORDER BY id",
-    ),
+    glossary: all<GlossaryRow>(`SELECT ${selectColumns("glossary")} FROM glossary ORDER BY id`),
+    videoChannels: all<VideoChannelRow>(`SELECT ${selectColumns("video_channels")} FROM video_channels ORDER BY id`),
+    videos: all<VideoRow>(`SELECT ${selectColumns("videos")} FROM videos ORDER BY id`),
+    chatChannels: all<ChatChannelRow>(`SELECT ${selectColumns("chat_channels")} FROM chat_channels ORDER BY id`),
+    chats: all<ChatRow>(`SELECT ${selectColumns("chats")} FROM chats ORDER BY id`),
+    blogPosts: all<BlogPostRow>(`SELECT ${selectColumns("blog_posts")} FROM blog_posts ORDER BY id`),
+    detectionRules: all<DetectionRuleRow>(`SELECT ${selectColumns("detection_rules")} FROM detection_rules ORDER BY id`),
   };
 }

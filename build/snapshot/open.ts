@@ -1,28 +1,33 @@
 /**
- * Opening a snapshot: read-only, checked against the input contract (data/schema.sql) before any
- * work starts. Every SQL statement the build runs lives in this folder (STYLE: "SQL lives in one
- * snapshot-reading module"); the model (build/model/) validates what it reads.
+ * Opening a snapshot: read-only, checked before any work starts — the file (file-check.ts), then
+ * the contract's tables and columns (contract.ts). Every SQL statement the build runs lives in
+ * this folder (STYLE: "SQL lives in one snapshot-reading module"); the model (build/model/)
+ * validates what it reads.
  */
 import Database from "better-sqlite3";
-import { existsSync } from "node:fs";
-import { BuildError, withContext } from "../errors.ts";
+import { BuildError } from "../errors.ts";
+import { checkContract } from "./contract.ts";
+import { checkSnapshotFile } from "./file-check.ts";
 
 export type Snapshot = Database.Database;
 
-const REQUIRED_TABLES = [
-  "meta", "companies", "company_aliases", "people", "reports", "glossary", "video_channels", "videos",
-  "chat_channels", "chats", "blog_posts", "detection_rules", "fp_profiles", "fp_signals",
-];
+/** SQLite's answers that mean "this file, as it is, cannot be built from", in the operator's words. */
+const INPUT_PROBLEMS: Record<string, string> = {
+  // Another process holds a lock that excludes readers (a write in progress, or locking_mode=EXCLUSIVE):
+  // better-sqlite3 waits its busy timeout (5 s) for it first.
+  SQLITE_BUSY: "is locked by another process (a write in progress?); build again once it is done",
+  SQLITE_LOCKED: "is locked by another connection; build again once it is done",
+  SQLITE_NOTADB: "is not an SQLite database (or is encrypted)",
+  SQLITE_CORRUPT: "is damaged (SQLite: database disk image is malformed); copy it again",
+  SQLITE_CANTOPEN: "cannot be opened",
+};
 
 export function openSnapshot(path: string): Snapshot {
-  if (!existsSync(path)) throw new BuildError(`snapshot not found: ${path} (run \`npm run sample\` to make one)`);
-  const db = withContext(`opening snapshot ${path}`, () => new Database(path, { readonly: true, fileMustExist: true }));
+  checkSnapshotFile(path);
+  let db: Snapshot | null = null;
   try {
-    const present = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").pluck().all() as string[]),
-    );
-    const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
-    if (missing.length > 0) throw new BuildError(`snapshot ${path} does not follow data/schema.sql: missing ${missing.join(", ")}`);
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    checkContract(db, path);
     // Sorts spill to temporary files instead of growing the heap. This connection reads the small
     // tables and walks the username index once, so a small page cache does; the query threads,
     // which sort and look reports up, keep 64 MiB each (group-worker.cjs, query-worker.cjs).
@@ -30,7 +35,12 @@ export function openSnapshot(path: string): Snapshot {
     db.pragma("cache_size = -8192");
     return db;
   } catch (error) {
-    db.close();
-    throw error instanceof BuildError ? error : new BuildError(`reading snapshot ${path}: ${String(error)}`, { cause: error });
+    db?.close();
+    if (error instanceof BuildError) throw error;
+    const code = String((error as { code?: unknown }).code ?? "");
+    const problem = INPUT_PROBLEMS[code] ?? INPUT_PROBLEMS[code.replace(/_[A-Z]+$/, "")];
+    const message = error instanceof Error ? error.message : String(error);
+    if (problem) throw new BuildError(`snapshot ${path} ${problem}`, { kind: "input", cause: error });
+    throw new BuildError(`reading snapshot ${path}: ${message}`, { cause: error });
   }
 }

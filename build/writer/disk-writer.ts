@@ -18,6 +18,8 @@ const BATCH_FILES = 256;
 const LARGE_FILE = 1 << 20;
 /** Batches queued ahead of the worker: enough to keep it busy, few enough to bound memory. */
 const MAX_IN_FLIGHT = 64;
+/** How long abort() waits for the worker to finish the file it is writing (one file, not a batch). */
+const STOP_WAIT_MS = 10_000;
 
 export function createDiskWriter(root: string): Writer {
   return new ThreadedDiskWriter(root);
@@ -29,14 +31,16 @@ class ThreadedDiskWriter implements Writer {
   writeSeconds = 0;
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  /** [0]: batches in flight, [1]: set by the worker when it fails. */
-  private readonly inFlight = new Int32Array(new SharedArrayBuffer(8));
+  /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it (protocol.ts). */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(12));
   private paths: string[] = [];
   private data: (string | Uint8Array)[] = [];
   /** Bytes the batch's data can take in UTF-8 (three per UTF-16 unit of text, at most). */
   private batchBytes = 0;
   /** Set once the worker failed or was stopped; every later call throws it again. */
   private failure: BuildError | null = null;
+  /** Set once the worker writes nothing more: it finished, failed, or was stopped. */
+  private stopped = false;
 
   constructor(private readonly root: string) {
     mkdirSync(root, { recursive: true });
@@ -96,10 +100,26 @@ class ThreadedDiskWriter implements Writer {
     if (done?.type !== "done") throw new BuildError("the file writer stopped without finishing the manifest");
     this.byteCount = done.byteCount;
     this.writeSeconds = done.busySeconds;
+    this.stopped = true;
     void this.worker.terminate();
   }
 
+  /**
+   * Stops the worker and returns once it writes no more, so that the caller can delete the
+   * staging folder at once: the worker skips whatever is queued, closes the manifest and counts
+   * the messages down. The wait is bounded for a worker that died without counting down.
+   */
   abort(): void {
+    if (!this.stopped) {
+      this.stopped = true;
+      Atomics.store(this.inFlight, 2, 1);
+      Atomics.add(this.inFlight, 0, 1);
+      this.port.postMessage({ type: "stop" } satisfies WriterMessage);
+      const deadline = performance.now() + STOP_WAIT_MS;
+      for (let seen = Atomics.load(this.inFlight, 0); seen > 0 && performance.now() < deadline; seen = Atomics.load(this.inFlight, 0)) {
+        Atomics.wait(this.inFlight, 0, seen, 100);
+      }
+    }
     this.failure ??= new BuildError("the file writer was stopped");
     void this.worker.terminate();
   }
@@ -176,7 +196,11 @@ class ThreadedDiskWriter implements Writer {
 
   private failIfError(message: WriterReply): void {
     if (message.type === "error") {
-      this.failure = new BuildError(message.message);
+      // The system error's code travels as text: it is what tells a full disk (kind no-space) from a bug.
+      const cause = message.code ? Object.assign(new Error(message.message), { code: message.code }) : undefined;
+      this.failure = new BuildError(message.message, { cause });
+      // A failed worker writes nothing more (it skips every later message): abort() need not wait for it.
+      this.stopped = true;
       void this.worker.terminate();
       throw this.failure;
     }

@@ -2,9 +2,10 @@
  * What the disk writer (disk-writer.ts) and its worker thread (write-worker.cjs) say to each
  * other. Both sides use these types, the worker through JSDoc.
  *
- * `control` holds two counters: [0] the messages in flight (the worker counts each down when it
+ * `control` holds three counters: [0] the messages in flight (the worker counts each down when it
  * is done with it), [1] set to 1 once the worker has failed, so the main thread, which blocks in
- * Atomics.wait while batches are in flight, learns of a failure without an event loop.
+ * Atomics.wait while batches are in flight, learns of a failure without an event loop, and [2]
+ * set to 1 by the main thread to make the worker drop what is queued (the build failed elsewhere).
  */
 import type { MessagePort } from "node:worker_threads";
 
@@ -21,8 +22,11 @@ export type WriterMessage =
   /** A file the main thread wrote itself (a large one): list it in the manifest, in order. */
   | { type: "listed"; path: string; size: number; sha256: string }
   /** No more files: close the manifest with these top-level fields. */
-  | { type: "finish"; extra: Record<string, unknown> };
+  | { type: "finish"; extra: Record<string, unknown> }
+  /** The build failed: close the manifest (after [2] made the worker skip everything queued before this). */
+  | { type: "stop" };
 
 export type WriterReply =
   | { type: "done"; fileCount: number; byteCount: number; busySeconds: number }
-  | { type: "error"; message: string };
+  /** `code`: the system error's (ENOSPC, …), so that the build can tell a full disk from a bug. */
+  | { type: "error"; message: string; code?: string | undefined };

@@ -6,6 +6,10 @@
 // deterministic as the build. Progress and failures go back through a shared counter and a
 // message port the main thread reads synchronously (protocol.ts; plain CommonJS for the reason
 // build/threads.ts gives).
+//
+// Every failure, from the first byte of the manifest on, must reach the main thread as an
+// `error` reply plus the failed flag: the main thread waits in Atomics.wait, where a thread that
+// died of an uncaught exception would leave it waiting for ever.
 const { closeSync, mkdirSync, openSync, writeFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
@@ -13,7 +17,7 @@ const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
 
 /** @type {import("./protocol.ts").WriteWorkerData} */
 const { root, port, control } = workerData;
-// [0]: batches in flight, [1]: 1 once this worker has failed (the main thread checks it while waiting)
+// [0]: messages in flight, [1]: 1 once this worker has failed, [2]: 1 once the main thread asks it to stop
 const state = new Int32Array(control);
 /** @type {Set<string>} */
 const madeDirs = new Set();
@@ -24,45 +28,83 @@ let busyMs = 0;
 /** @param {import("./protocol.ts").WriterReply} reply */
 const reply = (reply) => port.postMessage(reply);
 
-/** @param {string} reason */
-function fail(reason) {
+let manifestFd = -1;
+
+/** Closes the manifest: a file still open keeps its blocks allocated after the folder is deleted. */
+function closeManifest() {
+  if (manifestFd < 0) return;
+  try {
+    closeSync(manifestFd);
+  } catch {
+    // Nothing more to write to it; the descriptor is gone either way.
+  }
+  manifestFd = -1;
+}
+
+/** @param {string} step @param {unknown} error */
+function fail(step, error) {
+  if (failed) return;
   failed = true;
-  reply({ type: "error", message: reason });
+  closeManifest();
+  const reason = error instanceof Error ? error.message : String(error);
+  const code = /** @type {{ code?: unknown }} */ (error)?.code;
+  reply({ type: "error", message: step ? `${step}: ${reason}` : reason, code: typeof code === "string" ? code : undefined });
   Atomics.store(state, 1, 1);
   Atomics.notify(state, 0);
 }
 
-let manifestFd = -1;
-try {
-  manifestFd = openSync(join(root, MANIFEST_PATH), "w");
-} catch (error) {
-  fail(`opening the manifest: ${error instanceof Error ? error.message : String(error)}`);
+// Anything thrown outside the handlers below (there should be nothing) still fails the writer.
+process.on("uncaughtException", (error) => fail("the file writer", error));
+
+/** A write error of the manifest, so that it is not blamed on the file being listed. */
+class ManifestError extends Error {}
+
+/**
+ * Appends to the manifest. writeSync may write less than asked (a disk filling up mid-write):
+ * the rest is written again, so the manifest is never silently cut short; the next call fails.
+ * @param {string} text
+ */
+function appendToManifest(text) {
+  try {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.byteLength; ) at += writeSync(manifestFd, bytes, at);
+  } catch (error) {
+    throw new ManifestError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
 
-const sink = new FileSink(
-  (path, data) => {
-    // Paths are checked `/`-separated relative paths (output.ts, checkPath), so plain concatenation is safe.
-    const target = `${root}/${path}`;
-    const dir = target.slice(0, target.lastIndexOf("/"));
-    if (!madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
-    writeFileSync(target, data);
-  },
-  (text) => writeSync(manifestFd, text),
-);
+/** @type {InstanceType<typeof FileSink> | null} */
+let sink = null;
+try {
+  manifestFd = openSync(join(root, MANIFEST_PATH), "w");
+  sink = new FileSink(
+    (path, data) => {
+      // Paths are checked `/`-separated relative paths (output.ts, checkPath), so plain concatenation is safe.
+      const target = `${root}/${path}`;
+      const dir = target.slice(0, target.lastIndexOf("/"));
+      if (!madeDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        madeDirs.add(dir);
+      }
+      writeFileSync(target, data);
+    },
+    appendToManifest,
+  );
+} catch (error) {
+  fail(`writing ${MANIFEST_PATH}`, error instanceof ManifestError ? error.cause : error);
+}
 
 port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message) => {
   let current = "";
   try {
-    if (failed) return;
+    if (message.type === "stop") return closeManifest();
+    if (failed || !sink || Atomics.load(state, 2) !== 0) return;
     if (message.type === "batch") {
       const started = performance.now();
       // One buffer holds the batch's files back to back (disk-writer.ts, send).
       const bytes = new Uint8Array(message.buffer);
       let offset = 0;
-      for (let i = 0; i < message.paths.length; i++) {
+      for (let i = 0; i < message.paths.length && Atomics.load(state, 2) === 0; i++) {
         current = /** @type {string} */ (message.paths[i]);
         const length = /** @type {number} */ (message.lengths[i]);
         sink.write(current, bytes.subarray(offset, offset + length));
@@ -73,13 +115,15 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       current = message.path;
       sink.list(message.path, message.size, message.sha256);
     } else if (message.type === "finish") {
+      current = MANIFEST_PATH;
       sink.finish(message.extra);
       closeSync(manifestFd);
+      manifestFd = -1;
       reply({ type: "done", fileCount: sink.fileCount, byteCount: sink.byteCount, busySeconds: busyMs / 1000 });
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    fail(current ? `writing ${current}: ${reason}` : reason);
+    if (error instanceof ManifestError) fail(`writing ${MANIFEST_PATH}`, error.cause);
+    else fail(current ? `writing ${current}` : "", error);
   } finally {
     Atomics.sub(state, 0, 1);
     Atomics.notify(state, 0);

@@ -4,7 +4,7 @@
  */
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist, buildInMemory } from "../../build/build.ts";
@@ -215,6 +215,26 @@ describe("atomic publishing", () => {
     expect(() => buildDist({ db: broken, out, baseUrl: BASE_URL, progress: null })).toThrow(/as_of is not an ISO 8601 instant/);
     expect(() => buildDist({ db: join(dir, "missing.sqlite"), out, baseUrl: BASE_URL, progress: null })).toThrow(/snapshot not found/);
     expect(snapshotOfDist()).toEqual(before);
+  });
+
+  it("puts a plain-folder dist back where it was when the link to the new build cannot be made", () => {
+    const legacyOut = join(dir, "plain");
+    mkdirSync(legacyOut);
+    writeFileSync(join(legacyOut, "index.html"), "copied by hand");
+    // A folder where the build makes its new link: removing it fails, as making the link could (no inode left).
+    mkdirSync(join(dir, ".plain-builds", `link-${process.pid}`, "in-the-way"), { recursive: true });
+    expect(() => buildDist({ db, out: legacyOut, baseUrl: BASE_URL, progress: null })).toThrow(/^publishing \S+plain: /);
+    expect(lstatSync(legacyOut).isDirectory()).toBe(true);
+    expect(readFileSync(join(legacyOut, "index.html"), "utf8")).toBe("copied by hand");
+    expect(readdirSync(join(dir, ".plain-builds")).filter((n) => !n.startsWith("trash-"))).toEqual([`link-${process.pid}`]);
+  });
+
+  it("stands by a published build when only its timings file cannot be written, and says so", () => {
+    const out2 = join(dir, "timed");
+    mkdirSync(join(dir, ".timed-builds", "last-build.json"), { recursive: true });
+    const summary = buildDist({ db, out: out2, baseUrl: BASE_URL, progress: null });
+    expect(readlinkSync(out2)).toBe(join(".timed-builds", summary.buildId));
+    expect(summary.warnings).toEqual([expect.stringMatching(/^writing \S+last-build\.json: EISDIR/)]);
   });
 
   it("swaps to a new build in one step and keeps the previous one for readers still in it", () => {

@@ -88,6 +88,19 @@ describe("the writer", () => {
     expect(() => disk.finish({})).toThrow(/writing a\/b/);
   });
 
+  it("returns from abort only once its worker writes no more, so the folder can be deleted at once", async () => {
+    const root = join(dir, "aborted");
+    const disk = createDiskWriter(root);
+    // Many batches queued ahead of the worker (up to 64 of 256 files), none yet finished.
+    for (let i = 0; i < 20_000; i++) disk.write({ path: `api/check/u${i}.json`, data: `{"n":${i}}` });
+    disk.abort();
+    rmSync(root, { recursive: true, force: true });
+    // A worker still writing would make the folder again (it makes each file's folder as needed).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(root)).toBe(false);
+    expect(() => disk.finish({})).toThrow(/the file writer was stopped/);
+  });
+
   it.each(["../escape", "/abs", "a/../b", "a//b", ".hidden", "manifest.json", "spa ce"])("refuses the unsafe path %j", (path) => {
     const memory = new MemoryWriter();
     expect(() => memory.write({ path, data: "x" })).toThrow(/unsafe path/);

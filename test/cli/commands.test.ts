@@ -5,16 +5,11 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { getCommandEnv } from "../helpers/command-env.ts";
 import { createSnapshot, makeTempDir } from "../helpers/fixture.ts";
+import { getCommandEnv, ROOT, runScript, TSX } from "../helpers/run-command.ts";
 
-const ROOT = join(import.meta.dirname, "../..");
-/** tsx by absolute address, so a command can run with a fresh empty folder as its working directory. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const TIMEOUT_FLAGS = ["--headers-timeout", "--body-timeout", "--keep-alive-timeout", "--drain-timeout"] as const;
 
 const COMMANDS = [
@@ -31,18 +26,11 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-
 /** Runs a command to its end with an empty temporary folder as its working directory, and lists what it left there. */
 async function runCommand(script: string, args: string[], env: Record<string, string> = {}) {
   const cwd = makeTempDir("cli");
   dirs.push(cwd);
-  const child = spawn(process.execPath, ["--import", TSX, join(ROOT, script), ...args], { cwd, env: getCommandEnv(env), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr, created: readdirSync(cwd) };
+  return { ...(await runScript(script, args, { cwd, env })), created: readdirSync(cwd) };
 }
 
 describe.each(COMMANDS)("%s", (name, script, flags) => {

@@ -1,0 +1,148 @@
+/**
+ * `npm run build` meeting a full disk at each point a build writes: the writer's first byte (the
+ * manifest, on its worker thread), the small files of the worker, a large file on the main thread,
+ * the manifest's last write, the inode of the new dist link (publishing), the staging folder.
+ * Each ends in one `error:` line saying so, exit status 1, the staging folder gone before the
+ * command returns (the space is free again: a retry does not meet its leftovers) and the
+ * previous dist as it was. The outcomes are printed as the README's table.
+ *
+ * The disk is a real tmpfs whose free space and inodes are set exactly (root only). Where none
+ * can be mounted, each fault is injected instead (test/helpers/inject-enospc.cjs) and the suite's
+ * title says so: it never skips. The large file is injected on a tmpfs too: the main thread writes
+ * it while the worker may still be writing the files before it, so on a real disk which of the two
+ * meets the full disk first is a race. FAULT_DISK=injected forces injection everywhere.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDist } from "../../build/build.ts";
+import { generateSample } from "../../data/sample/generate.ts";
+import { FaultTable, getErrorLine, readDistState, type DistState } from "../helpers/fault-report.ts";
+import { BASE_URL, createSnapshot, FIXTURE_SQL, makeTempDir } from "../helpers/fixture.ts";
+import { runScript } from "../helpers/run-command.ts";
+import { countBuild, mountScratchDisk, type BuildCounts, type ScratchDisk, type Usage } from "../helpers/scratch-disk.ts";
+
+const INJECT = new URL("../helpers/inject-enospc.cjs", import.meta.url).pathname;
+/**
+ * Whether a tmpfs can be mounted, tried once while the suite is collected (and unmounted at once:
+ * a mount made here would outlive a run whose filter skips the suite's hooks); beforeAll mounts the
+ * one the tests use.
+ */
+function probeTmpfs(): string | null {
+  if (process.env.FAULT_DISK === "injected") return "FAULT_DISK=injected";
+  const probe = mountScratchDisk("disk-probe");
+  if ("unavailable" in probe) return probe.unavailable;
+  probe.unmount();
+  return null;
+}
+const noTmpfs = probeTmpfs();
+const PATH_RAN = noTmpfs === null ? "a real tmpfs" : `injected ENOSPC, no tmpfs: ${noTmpfs}`;
+if (noTmpfs !== null) console.warn(`disk-faults: ${PATH_RAN}`);
+let disk: ScratchDisk | null = null;
+
+interface DiskFault {
+  fault: string;
+  /** What the one line names as the step that met the full disk. */
+  step: RegExp;
+  /** INJECT_ENOSPC for the injected run (see inject-enospc.cjs). */
+  inject: string;
+  /** On a tmpfs: what to leave free, given what the next build takes; null: injected there too. */
+  free: ((next: BuildCounts) => Usage) | null;
+  /** The snapshot to build on a tmpfs: the fixture's variant, or a sample large enough that its check files outrun the writer's queue. */
+  tmpfsDb?: "sample";
+}
+
+const FAULTS: DiskFault[] = [
+  { fault: "the disk is already full", step: /writing manifest\.json/, inject: "write:manifest.json:0", free: () => ({ pages: 0, inodes: 1000 }) },
+  {
+    fault: "the disk fills up during the small files, on the writer's thread",
+    step: /writing api\/check\/\w+\.json/,
+    inject: "write:/api/check/:5",
+    // Room for the manifest's first page and 15 check files; the main thread, at most 64 batches ahead, is still making check files.
+    free: () => ({ pages: 16, inodes: 30_000 }),
+    tmpfsDb: "sample",
+  },
+  { fault: "the disk fills up during a dump, a large file written on the main thread", step: /writing dumps\/\S+/, inject: "write:/dumps/:0", free: null },
+  {
+    fault: "the disk fills up within the manifest's last write",
+    step: /writing manifest\.json/,
+    inject: "write:manifest.json:1",
+    // Every file and the manifest's file list fit, its closing fields do not: the kernel writes part of
+    // them and says so only by the count it returns. Taken for done, that was a cut-short manifest, published.
+    free: (next) => ({ pages: next.pages - next.manifestPages + next.manifestListPages, inodes: next.inodes + 10 }),
+  },
+  {
+    fault: "no inode left for the new dist link, when publishing",
+    step: /publishing \S+dist/,
+    inject: "symlink:link-:0",
+    free: (next) => ({ pages: next.pages + 10, inodes: next.inodes }),
+  },
+  { fault: "no inode left for the staging folder", step: /creating a staging folder in \S+/, inject: "mkdir:staging-:0", free: () => ({ pages: 100, inodes: 0 }) },
+];
+
+let base: string;
+let snapshots: string;
+let out: string;
+let next: { db: string; counts: BuildCounts };
+let sample: string;
+let before: DistState;
+const table = new FaultTable(`Disk faults (test/cli/disk-faults.test.ts, on ${noTmpfs === null ? "a real tmpfs" : "injected ENOSPC"})`);
+
+beforeAll(() => {
+  if (noTmpfs === null) {
+    const mounted = mountScratchDisk("disk-faults");
+    if ("unavailable" in mounted) throw new Error(`a tmpfs could be mounted a moment ago, not now: ${mounted.unavailable}`);
+    disk = mounted;
+  }
+  snapshots = makeTempDir("disk-faults-snapshots");
+  base = disk?.dir ?? makeTempDir("disk-faults");
+  out = join(base, "dist");
+  // The dist in place, and the next build: the same fixture with another source, measured where space is plenty.
+  buildDist({ db: createSnapshot(snapshots), out, baseUrl: BASE_URL, progress: null });
+  before = readDistState(out);
+  const db = createSnapshot(snapshots, FIXTURE_SQL.replace("'Test fixture'", "'Next fixture'"), "next.sqlite");
+  const measured = buildDist({ db, out: join(snapshots, "measure"), baseUrl: BASE_URL, progress: null });
+  next = { db, counts: countBuild(measured.buildDir) };
+  if (disk) {
+    sample = join(snapshots, "sample.sqlite");
+    generateSample({ scale: 20_000, seed: "1", out: sample, asOf: "2026-11-15T18:00:00Z" });
+  }
+});
+afterAll(() => {
+  table.print();
+  try {
+    disk?.unmount();
+  } finally {
+    if (snapshots) rmSync(snapshots, { recursive: true, force: true });
+    if (!disk && base) rmSync(base, { recursive: true, force: true });
+  }
+});
+
+describe(`npm run build on a full disk (${PATH_RAN})`, () => {
+  it("has a next build whose manifest's closing fields start a page of their own (so the last write can be cut short)", () => {
+    expect(next.counts.manifestListPages).toBeLessThan(next.counts.manifestPages);
+  });
+
+  it.each(FAULTS)("says $fault in one line, deletes the staging folder at once and leaves dist as it was", async (fault) => {
+    const onTmpfs = disk !== null && fault.free !== null;
+    const db = onTmpfs && fault.tmpfsDb === "sample" ? sample : next.db;
+    // On a tmpfs an injected fault gets room enough that only the injection fails.
+    disk?.setFree(onTmpfs ? fault.free!(next.counts) : { pages: 65_536, inodes: 65_536 });
+    const usage = disk?.getUsage();
+    const result = await runScript("cli/build.ts", ["--db", db, "--out", out], {
+      cwd: snapshots,
+      preload: onTmpfs ? undefined : INJECT,
+      env: onTmpfs ? {} : { INJECT_ENOSPC: fault.inject },
+      timeoutMs: 25_000,
+    });
+    const line = getErrorLine(result);
+    const untouched = JSON.stringify(readDistState(out)) === JSON.stringify(before);
+    table.add(`${fault.fault} (${onTmpfs ? "tmpfs" : "injected"})`, line, result.status, untouched);
+    const said = new RegExp(`^error: no space left on the disk of \\S+/\\.dist-builds \\((${fault.step.source})\\)(; the unfinished build was deleted)?, \\S+/dist is as it was: free some space and build again$`);
+    expect(line).toMatch(said);
+    expect(result.status).toBe(1);
+    expect(readDistState(out)).toEqual(before);
+    // Every page and inode the failed build took is free again when the command returns.
+    if (disk) expect(disk.getUsage()).toEqual(usage);
+  });
+});
