@@ -12,6 +12,7 @@ import { getBuildCounts } from "./emitters/report.ts";
 import { withContext } from "./errors.ts";
 import { discardFailedBuild, describeError } from "./failure.ts";
 import { readModel } from "./model/read-model.ts";
+import type { RejectionSummary } from "./model/rejections.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, tidyAfterPublish } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
@@ -33,6 +34,11 @@ export interface BuildSummary {
   buildId: string;
   counts: ReturnType<typeof getBuildCounts>;
   rejected: number;
+  /**
+   * The rows the build refused, by reason, with up to ten samples each (row ids, the offending
+   * values): the operator's copy. dist's build-report.json has the counts only (it is public).
+   */
+  rejections: RejectionSummary[];
   files: number;
   bytes: number;
   /** Seconds per step: `model` (reading the snapshot, the pass over reports included), then each emitter. */
@@ -88,13 +94,13 @@ export function buildDist(options: BuildOptions): BuildSummary {
   return summary;
 }
 
-/** Builds into memory (for tests): every file of dist by path, manifest included. */
-export function buildInMemory(options: Omit<BuildOptions, "out">): Map<string, Buffer> {
+/** Builds into memory (tests): every file of dist by path, manifest included, and the build's summary. */
+export function buildInMemory(options: Omit<BuildOptions, "out">): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "buildId" | "warnings"> } {
   const db = openSnapshot(options.db);
   try {
     const writer = new MemoryWriter();
-    runBuild(options, db, writer);
-    return writer.files;
+    const summary = runBuild(options, db, writer);
+    return { files: writer.files, summary };
   } finally {
     db.close();
   }
@@ -140,6 +146,7 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
   return {
     counts: getBuildCounts(model),
     rejected: model.rejections.total,
+    rejections: model.rejections.toJSON(),
     files: writer.fileCount + 1,
     bytes: writer.byteCount,
     timings,

@@ -4,7 +4,7 @@
  * alike. Options arrive resolved (cli/resolve-options.ts); these only do the work and report it.
  */
 import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { buildDist, type BuildSummary } from "../build/build.ts";
 import { generateSample } from "../data/sample/generate.ts";
 import { createLog, formatCount, formatMiB, formatSeconds } from "./log.ts";
@@ -38,7 +38,7 @@ function describeBuild(summary: BuildSummary, out: string, milliseconds: number)
   return [
     `published ${out} -> ${summary.buildDir} in ${formatSeconds(milliseconds)}`,
     `  reports ${formatCount(c.reports_read)}, usernames ${formatCount(c.usernames)}, companies ${formatCount(c.companies)} (${formatCount(c.companies_with_reports)} with reports), people ${formatCount(c.people)}`,
-    `  files ${formatCount(summary.files)}, ${formatMiB(summary.bytes)}; rejected rows ${formatCount(summary.rejected)} (see build-report.json)`,
+    `  files ${formatCount(summary.files)}, ${formatMiB(summary.bytes)}; rejected rows ${formatCount(summary.rejected)} (by reason in build-report.json; samples in ${join(dirname(summary.buildDir), "last-build.json")})`,
     `  ${Object.entries(summary.timings).map(([name, seconds]) => `${name} ${seconds.toFixed(1)}s`).join(", ")}`,
   ];
 }

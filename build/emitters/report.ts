@@ -1,7 +1,10 @@
 /**
  * build-report.json — what went in and what was refused: counts, and rejected rows by reason
- * with samples. Timings are not in it (they would make two builds of one snapshot differ); the
- * build prints them and keeps them beside the builds, outside dist.
+ * with what happened to them. It is public, so it holds nothing a snapshot owner would not
+ * publish: the rejected rows' samples (row ids, the offending values, which can belong to a
+ * fingerprint profile that is not public) are not in it; the build keeps them, and its timings
+ * (which would make two builds of one snapshot differ), in its summary beside the builds, outside
+ * dist (`.dist-builds/last-build.json`).
  */
 import { formatInstant } from "../../core/time.ts";
 import { toJson, type EmitContext } from "../context.ts";
@@ -20,7 +23,7 @@ export function* emitBuildReport({ model, urls }: EmitContext): Generator<Output
       counts: getBuildCounts(model),
       spammers_by_category: Object.fromEntries([...lists.byCategory].map(([c, l]) => [c, l.total])),
       rejected_total: model.rejections.total,
-      rejections: model.rejections.toJSON(),
+      rejections: model.rejections.toJSON().map(({ reason, count, effect }) => ({ reason, count, effect })),
     }),
   };
 }

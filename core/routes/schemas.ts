@@ -339,7 +339,7 @@ export const BuildReportSchema = Type.Object(
     rejected_total: Count("Rows refused."),
     rejections: Type.Array(Type.Object({ reason: Type.String(), count: Count("Rows."), effect: Type.String() })),
   },
-  { $id: "BuildReport", description: "Counts and every rejection by reason, with samples." },
+  { $id: "BuildReport", description: "Counts, and the rows the build refused by reason with what happened to them (no samples: those stay with the operator)." },
 );
 
 export const DataPackageSchema = Type.Object(

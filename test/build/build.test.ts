@@ -49,7 +49,7 @@ describe("the build", () => {
         expect(readFileSync(join(again.summary.buildDir, path)), path).toEqual(readFileSync(join(fixture.summary.buildDir, path)));
       }
       expect(again.summary.buildId).toBe(fixture.summary.buildId);
-      const memory = buildInMemory({ db: fixture.db, baseUrl: BASE_URL });
+      const memory = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
       expect([...memory.keys()].sort()).toEqual(a);
       for (const path of a) expect(memory.get(path), path).toEqual(readFileSync(join(fixture.summary.buildDir, path)));
     } finally {
@@ -72,15 +72,14 @@ describe("the build", () => {
   });
 
   it("reports rejected usernames by reason with samples, as SQL classifies them", () => {
-    const report = JSON.parse(readFileSync(join(fixture.dist, "build-report.json"), "utf8"));
-    const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
+    const byReason = new Map<string, { count: number; samples: Record<string, unknown>[] }>(fixture.summary.rejections.map((r) => [r.reason, r]));
     // Each sample points at the first report of its username, whatever its spelling.
     const firstReport = fixture.sql.prepare(
       "SELECT min(id) FROM reports WHERE lower(CASE WHEN substr(trim(username), 1, 1) = '@' THEN substr(trim(username), 2) ELSE trim(username) END) = ?",
     ).pluck();
     for (const { reason, n } of expectedUsernameRejections(fixture.sql)) {
       expect(byReason.get(reason), reason).toMatchObject({ count: n });
-      const samples = (byReason.get(reason) as { samples: { username: string; report_id: number }[] }).samples;
+      const samples = byReason.get(reason)!.samples as { username: string; report_id: number }[];
       expect(samples.length).toBeGreaterThan(0);
       for (const sample of samples) expect(sample.report_id, sample.username).toBe(firstReport.get(sample.username));
     }
@@ -92,7 +91,16 @@ describe("the build", () => {
     expect(byReason.get("report_unknown_company")).toMatchObject({ count: 1, samples: [{ report_id: 22, company_id: 42 }] });
     expect(byReason.get("company_invalid_slug")).toMatchObject({ count: 1, samples: [{ company_id: 8, slug: "bad slug!" }] });
     expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ username: "spam_king", reports: 1 }, { report_id: 25, category: "bogus" }] });
-    expect(report.counts.usernames).toBe(6);
+    expect(fixture.summary.counts.usernames).toBe(6);
+  });
+
+  it("publishes the rejections' counts and effects but not their samples (row ids and raw values stay with the operator)", () => {
+    const report = JSON.parse(readFileSync(join(fixture.dist, "build-report.json"), "utf8"));
+    expect(report.rejections).toEqual(fixture.summary.rejections.map(({ reason, count, effect }) => ({ reason, count, effect })));
+    expect(report.rejected_total).toBe(fixture.summary.rejected);
+    expect(JSON.stringify(report)).not.toMatch(/"samples"|report_id|profile_id/);
+    const operator = JSON.parse(readFileSync(join(fixture.dir, ".dist-builds", "last-build.json"), "utf8"));
+    expect(operator.rejections).toEqual(fixture.summary.rejections);
   });
 
   it("groups usernames stored as numbers or blobs by their text, and rejects a blob as empty, pointing at first reports", () => {
@@ -106,11 +114,10 @@ describe("the build", () => {
         ('@Bad-Name', 'scam', 'r5', '2026-03-08T10:00:00Z'),
         ('bad-name', 'scam', 'r6', 'yesterday'),
         ('bad-name', 'scam', 'r7', '2026-03-08T10:00:00Z');`;
-    const files = withSnapshot("loose-usernames", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
+    const { files, summary } = withSnapshot("loose-usernames", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
     const check = JSON.parse(files.get("api/check/123456789.json")!.toString());
     expect(check).toMatchObject({ username: "123456789", reports_count: 3, unique_reports: 3 });
-    const report = JSON.parse(files.get("build-report.json")!.toString());
-    const byReason = new Map(report.rejections.map((r: { reason: string }) => [r.reason, r]));
+    const byReason = new Map(summary.rejections.map((r) => [r.reason, r]));
     expect(byReason.get("username_empty")).toMatchObject({ count: 1, samples: [{ username: "", reports: 1, report_id: 4 }] });
     // The samples point at the first report of any spelling, and of the undated ones.
     expect(byReason.get("username_invalid_characters")).toMatchObject({ count: 2, samples: [{ username: "bad-name", reports: 2, report_id: 5 }] });
@@ -124,11 +131,10 @@ describe("the build", () => {
         (2, 'conf_text', 'scam', 'r2', 70, '2026-03-10T10:00:00Z'),
         (3, 'conf_real', 'scam', 'r1', 59.5, '2026-03-10T10:00:00Z'),
         (4, 'conf_int', 'scam', 'r1', '65', '2026-03-10T10:00:00Z');`;
-    const files = withSnapshot("loose-confidence", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
+    const { files, summary } = withSnapshot("loose-confidence", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
     const confidence = (u: string) => JSON.parse(files.get(`api/check/${u}.json`)!.toString()).confidence_max;
     expect([confidence("conf_text"), confidence("conf_real"), confidence("conf_int")]).toEqual([70, 0, 65]);
-    const report = JSON.parse(files.get("build-report.json")!.toString());
-    expect(report.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1 }] }));
+    expect(summary.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1 }] }));
   });
 
   it("fails with the reason when the username pass's query thread fails", () => {

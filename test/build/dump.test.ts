@@ -168,7 +168,7 @@ describe("the weekly dump", () => {
   });
 
   it("gives the same bytes in two builds, gzip included", () => {
-    const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL });
+    const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
     const paths = [...again.keys()].filter((p) => p.startsWith("dumps/"));
     expect(paths.length).toBe(10);
     for (const path of paths) expect(again.get(path)!.equals(readBytes(path)), path).toBe(true);
@@ -186,7 +186,7 @@ describe("the weekly dump", () => {
 
   it("takes the week from as_of across a year boundary", () => {
     const sql = `${FIXTURE_SQL}\nUPDATE meta SET value = '2027-01-01T12:00:00Z' WHERE key = 'as_of';`;
-    const files = buildInMemory({ db: createSnapshot(makeTempDir("dump-week"), sql), baseUrl: BASE_URL });
+    const files = buildInMemory({ db: createSnapshot(makeTempDir("dump-week"), sql), baseUrl: BASE_URL }).files;
     expect([...files.keys()].filter((p) => p.startsWith("dumps/") && p.includes("-20")).sort()).toEqual([
       "dumps/companies-2026-W53.csv",
       "dumps/companies-2026-W53.csv.gz",

@@ -199,7 +199,7 @@ describe("feed content", () => {
   });
 
   it("gives the same bytes in two builds", () => {
-    const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL });
+    const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
     for (const path of allFiles()) expect(again.get(path)?.toString("utf8"), path).toBe(read(path));
   });
 
@@ -223,7 +223,7 @@ describe("feed content", () => {
     }
     const sql = `${FIXTURE_SQL}\nINSERT INTO companies (id, name, slug, category, website, created_at) VALUES ${companies.join(",")};
       INSERT INTO reports (id, username, category, company_id, person_id, reporter, confidence, created_at) VALUES ${rows.join(",")};`;
-    const files = buildInMemory({ db: createSnapshot(makeTempDir("feeds-cap"), sql), baseUrl: BASE_URL });
+    const files = buildInMemory({ db: createSnapshot(makeTempDir("feeds-cap"), sql), baseUrl: BASE_URL }).files;
     const items: any[] = parseXml(files.get("rss/category/adult.rss")!.toString()).rss.channel.item;
     expect(items.filter((i) => i.link.includes("/api/check/")).length).toBe(50);
     expect(items.filter((i) => i.link.includes("/company/")).length).toBe(20);

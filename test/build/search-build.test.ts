@@ -14,7 +14,7 @@ let fixture: BuiltFixture;
 let files: Map<string, Buffer>;
 beforeAll(() => {
   fixture = buildFixture("search-build");
-  files = buildInMemory({ db: fixture.db, baseUrl: BASE_URL });
+  files = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
 });
 afterAll(() => fixture.cleanup());
 
@@ -30,7 +30,7 @@ describe("the search emitter", () => {
   });
 
   it("writes the same bytes for the same snapshot", () => {
-    const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL });
+    const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
     for (const path of ["search/global.json", "search/live.json", "search/live.bin"]) expect(again.get(path)?.equals(files.get(path)!), path).toBe(true);
   });
 

@@ -241,8 +241,7 @@ describe("content rows without a usable address", () => {
   afterAll(() => odd.cleanup());
 
   it("are left out and reported in the build report, each with its table and id", () => {
-    const report = JSON.parse(readDistFile(odd.dist, "build-report.json")) as { rejections: { reason: string; count: number; samples: Record<string, unknown>[] }[] };
-    const byReason = Object.fromEntries(report.rejections.map((r) => [r.reason, r]));
+    const byReason = Object.fromEntries(odd.summary.rejections.map((r) => [r.reason, r]));
     expect(byReason.content_invalid_path?.samples).toEqual([
       { table: "glossary", id: 10, slug: "bad slug!" },
       { table: "chats", id: 11, username: "no such name!" },

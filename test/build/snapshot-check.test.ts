@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function tryBuild(label: string, sql: string): BuildError | null {
   return withSnapshot(label, `${FIXTURE_SQL}\n${sql}`, (db) => {
     try {
-      buildInMemory({ db, baseUrl: BASE_URL });
+      buildInMemory({ db, baseUrl: BASE_URL }).files;
       return null;
     } catch (error) {
       if (error instanceof BuildError) return error;

@@ -144,10 +144,9 @@ describe("chat rows the schema does not keep clean", () => {
 
   it("keeps the first of two chats whose usernames normalise alike, and reports the other and the invalid one", () => {
     expect(status("traders_chat").title).toBe("Traders chat");
-    const report = JSON.parse(readFileSync(join(odd.dist, "build-report.json"), "utf8"));
-    const reasons = Object.fromEntries(report.rejections.map((r: { reason: string }) => [r.reason, r]));
-    expect(reasons.content_duplicate_path.samples).toContainEqual({ table: "chats", id: 20, username: "@TRADERS_CHAT" });
-    expect(reasons.content_invalid_path.samples).toContainEqual({ table: "chats", id: 21, username: "bad name!" });
+    const reasons: Record<string, { count: number; samples: Record<string, unknown>[] }> = Object.fromEntries(odd.summary.rejections.map((r) => [r.reason, r]));
+    expect(reasons.content_duplicate_path!.samples).toContainEqual({ table: "chats", id: 20, username: "@TRADERS_CHAT" });
+    expect(reasons.content_invalid_path!.samples).toContainEqual({ table: "chats", id: 21, username: "bad name!" });
     expect(reasons.chat_invalid_protected_since).toMatchObject({ count: 1, samples: [{ chat_id: 25, username: "unsure_chat", protected_since: "soon" }] });
     expect(reasons.chat_invalid_statistics).toMatchObject({
       count: 2,
