@@ -27,6 +27,8 @@ const SECRETS = ["FUZZ-SECRET-OUTSIDE-DIST", "root:x:0:0", '"name": "spamcheck-a
 
 let fixture: BuiltFixture;
 let server: RunningServer;
+/** Requests sent per property (route id, or the property's name), and answers by status class: the README's figures. */
+const tally = { sent: new Map<string, number>(), byClass: new Map<string, number>() };
 let examples: Map<string, { url: string; body?: unknown }>;
 beforeAll(async () => {
   fixture = buildFixture("fuzz");
@@ -41,6 +43,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   fixture.cleanup();
+  const perRoute = routes.map((route) => tally.sent.get(route.id) ?? 0);
+  const total = [...tally.sent.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `fuzz: ${total} hostile requests; ${Math.min(...perRoute)}–${Math.max(...perRoute)} for each of the ${routes.length} routes, ` +
+      `${tally.sent.get("free") ?? 0} paths outside the table, ${tally.sent.get("bodies") ?? 0} POST bodies; ` +
+      `answers by status class ${JSON.stringify(Object.fromEntries(tally.byClass))}`,
+  );
 });
 
 interface Sent {
@@ -55,6 +64,8 @@ async function send({ method, target, body, contentType }: Sent): Promise<RawRes
   const headers = [`Host: fuzz`, "Connection: close", ...(contentType ? [`Content-Type: ${contentType}`] : []), ...(body ? [`Content-Length: ${body.length}`] : [])];
   const head = Buffer.from(`${method} ${target} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`, "latin1");
   const { response } = await sendRaw(server.url, body ? Buffer.concat([head, body]) : head);
+  const statusClass = response ? `${Math.floor(response.status / 100)}xx` : "none";
+  tally.byClass.set(statusClass, (tally.byClass.get(statusClass) ?? 0) + 1);
   return response;
 }
 
@@ -91,10 +102,11 @@ function describeSent(sent: Sent): string {
   return `${sent.method} ${sent.target.slice(0, 300)}${sent.contentType ? ` (${sent.contentType})` : ""}${body}`;
 }
 
-async function assertNothingWrong(arb: fc.Arbitrary<Sent>, numRuns: number): Promise<void> {
+async function assertNothingWrong(arb: fc.Arbitrary<Sent>, numRuns: number, label: string): Promise<void> {
   const printable = arb.map((sent) => Object.assign(sent, { [fc.toStringMethod]: () => describeSent(sent) }));
   await fc.assert(
     fc.asyncProperty(printable, async (sent) => {
+      tally.sent.set(label, (tally.sent.get(label) ?? 0) + 1);
       const wrong = checkAnswer(sent, await send(sent));
       if (wrong) throw new Error(`${describeSent(sent)}: ${wrong}`);
     }),
@@ -117,7 +129,7 @@ describe("hostile requests", () => {
       body: fc.option(bodyArb, { nil: undefined }),
       contentType: fc.option(fc.constantFrom("application/json", "text/plain", "application/json; charset=latin1"), { nil: undefined }),
     });
-    await assertNothingWrong(arb.filter((s) => s.method !== "HEAD"), RUNS.perRoute);
+    await assertNothingWrong(arb.filter((s) => s.method !== "HEAD"), RUNS.perRoute, route.id);
   });
 
   it("paths outside the table: dot segments, encoded slashes and dots, NUL, bad UTF-8, host files", async () => {
@@ -125,7 +137,7 @@ describe("hostile requests", () => {
       method: fc.constant("GET"),
       target: fc.tuple(fc.array(segmentArb, { minLength: 1, maxLength: 6 }), queryArb(HOSTILE_NAMES)).map(([segments, query]) => `/${segments.join("/")}${query}`),
     });
-    await assertNothingWrong(arb, RUNS.free);
+    await assertNothingWrong(arb, RUNS.free, "free");
   });
 
   it("bodies for the POST routes: deep, huge, wrong types, not UTF-8, another content type", async () => {
@@ -136,7 +148,7 @@ describe("hostile requests", () => {
       body: bodyArb,
       contentType: fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded"),
     });
-    await assertNothingWrong(arb, RUNS.bodies);
+    await assertNothingWrong(arb, RUNS.bodies, "bodies");
   });
 
   it("would notice what it looks for (the checks are wired)", () => {
