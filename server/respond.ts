@@ -89,6 +89,7 @@ export function sendProblem(
   });
 }
 
-export function sendInvalid(request: Request, errors: FieldError[]): Response {
-  return sendProblem(request, 422, errors.map((e) => `${e.name}: ${e.detail}`).join("; "), { errors });
+/** A problem naming every bad field: 422 by default (DESIGN "Errors"), 413 for a request that asks too much. */
+export function sendInvalid(request: Request, errors: FieldError[], status = 422): Response {
+  return sendProblem(request, status, errors.map((e) => `${e.name}: ${e.detail}`).join("; "), { errors });
 }

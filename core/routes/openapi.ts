@@ -40,7 +40,7 @@ const HEADERS: Record<string, JsonObject> = {
   ETag: { description: "Strong validator of the body; send it back in If-None-Match for a 304.", schema: { type: "string" } },
   "Access-Control-Allow-Origin": { description: "`*`: any origin may read every answer.", schema: { type: "string", const: "*" } },
   "X-Content-Type-Options": { description: "`nosniff` on every answer.", schema: { type: "string", const: "nosniff" } },
-  "RateLimit-Limit": { description: "Requests allowed per window: 60 for fingerprint matching; the operator's read limit on reads, when switched on.", schema: { type: "integer" } },
+  "RateLimit-Limit": { description: "Requests allowed per window: 60 for fingerprint matching; the operator's read limit on reads, when switched on (a bulk check counts each username it sends).", schema: { type: "integer" } },
   "RateLimit-Policy": { description: "The limit and its window in seconds, e.g. `60;w=60`.", schema: { type: "string" } },
   "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },

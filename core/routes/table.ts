@@ -7,6 +7,7 @@
  * generated from here. Pure data: no I/O.
  */
 import { Type } from "@sinclair/typebox";
+import { BULK_CHECK_LIMITS, BulkCheckRequestSchema, BulkCheckSchema } from "../bulk-check.ts";
 import { CATEGORIES } from "../categories.ts";
 import { GLOBAL_QUERY_LENGTH, GLOBAL_SEARCH_LIMIT } from "../search/global-groups.ts";
 import {
@@ -209,6 +210,31 @@ export const ROUTES = [
       ],
       differs: "A static host answers the default limit, per category too; another `limit`, `username`, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both.",
     },
+  },
+  {
+    id: "checkUsernames",
+    method: "POST",
+    path: "/api/check",
+    tag: "Spammers",
+    summary: "Check many usernames at once",
+    description:
+      `Up to ${BULK_CHECK_LIMITS.maxUsernames} usernames in one request, each read like \`GET /api/check/{identifier}\`. \`results\` answers each in the order sent, a duplicate at each of its positions: \`{identifier, result}\` with exactly the GET route's answer (found, or \`found: false\`), or \`{identifier, error}\` with the GET's 422 reason for an identifier that is no username — the request still succeeds. An ordered array rather than an object keyed by identifier: JSON objects give no order, and clients put integer-like keys such as \`123\` first. With the operator's read limit on, each username sent counts as one read, all taken in one step: more than the client has left this minute is a 429 that takes none, more than the whole limit a 413; a body that cannot be checked counts as one.`,
+    params: [],
+    body: { schema: BulkCheckRequestSchema, maxBytes: BULK_CHECK_LIMITS.maxBodyBytes },
+    file: null,
+    media: "json",
+    cache: "none",
+    responses: [
+      ok("json", "Each username's answer, in the order sent.", BulkCheckSchema),
+      problem(400, "The body is not readable JSON (syntax, empty, bad UTF-8)."),
+      problem(413, `More than ${BULK_CHECK_LIMITS.maxUsernames} usernames, a body over 16 KiB, or (with the read limit on) more usernames than the limit allows in a minute.`),
+      problem(415, "The body is not `application/json`."),
+      invalid("the body is not an object with a `usernames` array of strings, or the array is empty"),
+    ],
+    rateLimit: "optional",
+    rateUnits: "item",
+    example: (k) => (k.username === null ? null : { body: { usernames: [k.username, `@${k.username.toUpperCase()}`, "no_such_username_0", "not a username!"] } }),
+    static: { kind: "live", differs: "Checking is computed: a static host answers 501 naming the live route (single usernames are files: `GET /api/check/{identifier}`)." },
   },
   {
     id: "getCompany",

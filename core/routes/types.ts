@@ -144,6 +144,11 @@ export interface Route {
   responses: RouteResponse[];
   /** Subject to a per-client rate limit: always (fingerprint) or when the operator switches reads on. */
   rateLimit: "always" | "optional";
+  /**
+   * What a request takes from that limit: one (the default), or one per item of its body (the
+   * bulk check: each username counts as one read), taken in one step once the body is read.
+   */
+  rateUnits?: "request" | "item";
   example: (keys: ExampleKeys) => ExampleRequest | null;
   static: StaticRule;
 }

@@ -107,6 +107,13 @@ function errorRequests(route: Route, exampleUrl: string): [string, string, Reque
   if (statuses.has(404)) out.push(["unknown key", pathWith(route.id === "getEmbed" ? "zz_no_such" : "zz_no_such_key"), {}, 404]);
   if (route.id === "checkUsername") out.push(["malformed username", "/api/check/bad%20name!", {}, 422]);
   if (route.id === "getChatStatus" || route.id === "getChatBadge") out.push(["malformed username", pathWith("bad name!"), {}, 422]);
+  if (route.id === "checkUsernames") {
+    out.push(["not JSON", exampleUrl, postJson("{"), 400]);
+    out.push(["too large", exampleUrl, postJson(JSON.stringify({ usernames: ["x".repeat(17 * 1024)] })), 413]);
+    out.push(["too many usernames", exampleUrl, postJson(JSON.stringify({ usernames: Array.from({ length: 101 }, (_, i) => `user_${i}`) })), 413]);
+    out.push(["not application/json", exampleUrl, postJson("{}", "text/plain"), 415]);
+    for (const body of [[], {}, { usernames: "admin" }, { usernames: [] }, { usernames: ["admin", 7] }]) out.push([`body ${JSON.stringify(body)}`, exampleUrl, postJson(JSON.stringify(body)), 422]);
+  }
   if (route.id === "listCompanies") {
     for (const q of ["limit=0", "limit=abc", "page=0", "page=1&page=2"]) out.push([q, `${route.path}?${q}`, {}, 422]);
   }
