@@ -93,3 +93,11 @@ export function sendProblem(
 export function sendInvalid(request: Request, errors: FieldError[], status = 422): Response {
   return sendProblem(request, status, errors.map((e) => `${e.name}: ${e.detail}`).join("; "), { errors });
 }
+
+/**
+ * A permanent redirect to a canonical URL (another spelling of a page's key), without a body.
+ * Cached like the route's answers, not for ever: a later build may give a name to another company.
+ */
+export function sendRedirect(location: string, cacheControl: string): Response {
+  return new Response(null, { status: 301, headers: { location, "cache-control": cacheControl, "content-length": "0" } });
+}

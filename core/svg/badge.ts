@@ -114,3 +114,17 @@ export function renderChatBadge(chat: ChatBadgeInput): string {
     accessibleName: `Spam protection of ${who}: ${detail}`,
   });
 }
+
+/**
+ * The badge of an address that names no company or chat, answered with status 404 so that an
+ * `<img>` shows a sentence instead of a broken image. Constant (it never repeats the request),
+ * so a static host serves the same bytes from one file of the build.
+ */
+export function renderNotFoundBadge(): string {
+  return renderBadge({
+    label: "spam check",
+    value: "not found",
+    color: BADGE_COLORS.grey,
+    accessibleName: "Spam check: not found. Nothing is published under this name; check the spelling of the company or chat.",
+  });
+}
