@@ -38,7 +38,7 @@ export const EMITTERS: Emitter[] = [
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
-  { name: "badges", writes: "api/badge/{slug}.svg, api/card/{slug}.svg, 404.svg", emit: emitBadges },
+  { name: "badges", writes: "api/badge/{slug}.svg, api/badge/{slug}.json (shields endpoint), api/card/{slug}.svg, 404.svg", emit: emitBadges },
   { name: "chats", writes: "api/chat/{username}/status.json, api/chat/{username}/badge.svg", emit: emitChatStatuses },
   { name: "detection-rules", writes: "api/detection-rules.json", emit: emitDetectionRules },
   { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", emit: emitFeeds },

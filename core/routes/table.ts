@@ -10,6 +10,7 @@ import { Type } from "@sinclair/typebox";
 import { BULK_CHECK_LIMITS, BulkCheckRequestSchema, BulkCheckSchema } from "../bulk-check.ts";
 import { CATEGORIES } from "../categories.ts";
 import { CANONICAL_SLUG, type LookupKind } from "../lookup.ts";
+import { ShieldsEndpointSchema } from "../svg/shields-endpoint.ts";
 import { GLOBAL_QUERY_LENGTH, GLOBAL_SEARCH_LIMIT } from "../search/global-groups.ts";
 import {
   ChatNotFoundSchema,
@@ -142,7 +143,7 @@ const svgNotFound: RouteResponse = { status: 404, description: "The SVG \"not fo
 const moved: RouteResponse = { status: 301, description: "Another spelling of the key (capitals, spaces, an `@`, a company's name): a permanent redirect to the canonical URL in `Location`.", media: "html" };
 
 /**
- * Badges, cards and embeds: by slug or name on the live server (core/lookup.ts),
+ * Badges, cards, their endpoint JSON and embeds: by slug or name on the live server (core/lookup.ts),
  * answered with the canonical company's bytes; a static host knows exact slugs only.
  */
 const companyNameRule = (params: Record<string, string> = {}): Route["static"] => ({
@@ -424,6 +425,24 @@ export const ROUTES = [
     rateLimit: "optional",
     lookup: companyLookup,
     notFoundFile: NOT_FOUND_BADGE_FILE,
+    example: (k) => keyed(k.companySlug, "slug"),
+    static: companyNameRule(),
+  },
+  {
+    id: "getBadgeJson",
+    method: "GET",
+    path: "/api/badge/{slug}.json",
+    tag: "Companies",
+    summary: "A company's badge as a shields.io endpoint",
+    description:
+      "The badge in shields.io's endpoint schema (https://shields.io/badges/endpoint-badge), to restyle it with shields: `https://img.shields.io/endpoint?url=` followed by this URL, percent-encoded, and any shields option (`&style=for-the-badge`). The same label, message and colour as the SVG badge; names uncut. Found by slug or exact name, any case.",
+    params: [pathParam("slug", "The company's slug or exact name; case does not matter.")],
+    file: "api/badge/{slug}.json",
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The endpoint badge.", ShieldsEndpointSchema), notFound],
+    rateLimit: "optional",
+    lookup: companyLookup,
     example: (k) => keyed(k.companySlug, "slug"),
     static: companyNameRule(),
   },

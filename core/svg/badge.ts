@@ -81,14 +81,22 @@ function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInpu
   return BADGE_COLORS.amber;
 }
 
-export function renderCompanyBadge(company: CompanyBadgeInput): string {
+/**
+ * What a company's badge says and in which colour: the one decision behind the SVG badge and its
+ * shields.io endpoint JSON (core/svg/shields-endpoint.ts), so the two cannot disagree.
+ */
+export function getCompanyBadge(company: CompanyBadgeInput): BadgeInput {
   const value = formatReports(company.reportsCount);
-  return renderBadge({
+  return {
     label: company.name,
     value,
     color: getCompanyBadgeColor(company),
     accessibleName: `${toDisplayText(company.name)}: ${value}`,
-  });
+  };
+}
+
+export function renderCompanyBadge(company: CompanyBadgeInput): string {
+  return renderBadge(getCompanyBadge(company));
 }
 
 export interface ChatBadgeInput {

@@ -1,7 +1,7 @@
 /**
  * URLs that forgive (issue 15): every route that takes a slug, a company or a username reads
- * another spelling of it as the JSON routes do (core/lookup.ts). Badges, cards and embeds
- * answer the canonical resource's bytes; pages answer a 301 to the canonical URL.
+ * another spelling of it as the JSON routes do (core/lookup.ts). Badges, cards, their endpoint
+ * JSON and embeds answer the canonical resource's bytes; pages answer a 301 to the canonical URL.
  * What names nothing answers something an `<img>` or an iframe can show: the SVG "not found"
  * badge, the embeds' HTML page, the site's 404 page. In-process and over HTTP.
  */
@@ -29,6 +29,7 @@ describe.each(CLIENT_KINDS)("URLs that forgive (%s)", (kind) => {
 
   it.each([
     ["/api/badge/{}.svg", "api/badge/alpha-leads.svg", "image/svg+xml; charset=utf-8"],
+    ["/api/badge/{}.json", "api/badge/alpha-leads.json", "application/json; charset=utf-8"],
     ["/api/card/{}.svg", "api/card/alpha-leads.svg", "image/svg+xml; charset=utf-8"],
     ["/embed/counter-dark/{}", "embed/counter-dark/alpha-leads.html", "text/html; charset=utf-8"],
   ])("answers %s by slug or name, any case or spaces, with the canonical file's bytes", async (template, path, type) => {
@@ -55,6 +56,8 @@ describe.each(CLIENT_KINDS)("URLs that forgive (%s)", (kind) => {
       expect([res.status, res.headers.get("content-type"), res.headers.get("cache-control")], path).toEqual([404, "image/svg+xml; charset=utf-8", "no-store"]);
       expect(await res.text(), path).toBe(file("404.svg"));
     }
+    const json = await client.fetch(`/api/badge/${key}.json`);
+    expect([json.status, json.headers.get("content-type")]).toEqual([404, "application/problem+json; charset=utf-8"]);
     const embed = await client.fetch(`/embed/badge/${key}`);
     expect([embed.status, embed.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
     expect(embed.headers.get("content-security-policy")).toContain("default-src 'none'");
