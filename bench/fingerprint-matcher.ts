@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { compareProfileRank, createFingerprintIndex, createMatcher, getConfidenceHundredths, isPublicProfile } from "../core/fingerprint/index.ts";
 import { SIGNAL_KEYS, SIGNAL_WEIGHTS, TOP_CANDIDATES, type SignalKey } from "../core/fingerprint/index.ts";
 import type { FingerprintProfileWithSignals, SignalInput } from "../core/fingerprint/index.ts";
-import { readFingerprintLibrary, toProfilesWithSignals } from "../data/sample/fingerprints.ts";
+import { readFingerprintLibrary, toProfilesWithSignals } from "../data/fingerprints/library.ts";
 
 export interface FingerprintBenchRow {
   library: string;

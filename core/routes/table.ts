@@ -416,7 +416,7 @@ export const ROUTES = [
     path: "/api/badge/{slug}.svg",
     tag: "Companies",
     summary: "A company's SVG badge",
-    description: "Shields-style badge `name | N reports`: green without complaints, red when rising or 100+, amber otherwise. The company is found by slug or exact name, any case (`SpinBit`), and answered with its canonical badge's bytes.",
+    description: "Shields-style badge `name | N complaints`: green without complaints, red when rising or 100+, amber otherwise. The company is found by slug or exact name, any case (`SpinBit`), and answered with its canonical badge's bytes.",
     params: [pathParam("slug", "The company's slug or exact name; case does not matter.")],
     file: "api/badge/{slug}.svg",
     media: "svg",

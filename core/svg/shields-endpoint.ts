@@ -16,7 +16,7 @@ export const ShieldsEndpointSchema = Type.Object(
   {
     schemaVersion: Type.Literal(1),
     label: Type.String({ description: "The left text: the company's name, as the SVG badge's label." }),
-    message: Type.String({ minLength: 1, description: "The right text, as the SVG badge's value (`12 reports`)." }),
+    message: Type.String({ minLength: 1, description: "The right text, as the SVG badge's value (`12 complaints`)." }),
     color: Type.String({ pattern: "^#[0-9a-f]{6}$", description: "The right side's colour, the SVG badge's: green without complaints, red when rising or 100+, amber otherwise." }),
     labelColor: Type.String({ pattern: "^#[0-9a-f]{6}$", description: "The left side's grey." }),
     cacheSeconds: Type.Integer({ minimum: 300, description: "How long shields may keep it: five minutes, as this API's Cache-Control." }),

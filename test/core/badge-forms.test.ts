@@ -73,7 +73,7 @@ describe("a company badge's SVG and its shields endpoint JSON", () => {
   it("keep a long hostile name whole in the JSON, cut in the SVG, and still agree", () => {
     const company = { name: `<b>"Bold" & Co</b>\u0007 ${"very long name ".repeat(8)}`, reportsCount: 120, trendDirection: "flat" } as const;
     const json = toShieldsEndpoint(getCompanyBadge(company));
-    expect(json).toMatchObject({ message: "120 reports", color: BADGE_COLORS.red, label: `<b>"Bold" & Co</b> ${"very long name ".repeat(8).trim()}` });
+    expect(json).toMatchObject({ message: "120 complaints", color: BADGE_COLORS.red, label: `<b>"Bold" & Co</b> ${"very long name ".repeat(8).trim()}` });
     const drawn = readBadgeSvg(renderCompanyBadge(company));
     expect(drawn.labelText.endsWith("…")).toBe(true);
     expect(compareForms(json, drawn)).toEqual([]);
