@@ -16,7 +16,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { buildDist } from "../build/build.ts";
 import { isPublicProfile } from "../core/fingerprint/index.ts";
-import { loadFingerprintLibrary, readFingerprintLibrary } from "../data/sample/fingerprints.ts";
+import { importFingerprintLibrary } from "../data/fingerprints/import.ts";
+import { readFingerprintLibrary } from "../data/fingerprints/library.ts";
 import { getSignalSetKey } from "../server/fingerprint-matching.ts";
 import { startServer } from "../server/listen.ts";
 import { BASE_URL, createSnapshot, makeTempDir } from "../test/helpers/fixture.ts";
@@ -54,7 +55,7 @@ export function buildBenchDist(): { dist: string; cleanup(): void } {
   const dir = makeTempDir("fp-http-bench");
   const path = createSnapshot(dir);
   const db = new Database(path);
-  loadFingerprintLibrary(db);
+  importFingerprintLibrary(db);
   db.close();
   const dist = join(dir, "dist");
   buildDist({ db: path, out: dist, baseUrl: BASE_URL, progress: null });

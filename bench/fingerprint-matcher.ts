@@ -9,7 +9,7 @@
 import { pathToFileURL } from "node:url";
 import { createFingerprintIndex, createMatcher, isPublicProfile, SIGNAL_KEYS, type SignalKey } from "../core/fingerprint/index.ts";
 import type { FingerprintProfileWithSignals, SignalInput } from "../core/fingerprint/index.ts";
-import { readFingerprintLibrary, toProfilesWithSignals } from "../data/sample/fingerprints.ts";
+import { readFingerprintLibrary, toProfilesWithSignals } from "../data/fingerprints/library.ts";
 import { createLinearScan, verifyAgreement } from "./fingerprint-linear-scan.ts";
 
 export interface FingerprintBenchRow {

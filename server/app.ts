@@ -16,7 +16,7 @@
 import { H3, onError, onResponse, type H3Event } from "h3";
 import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
-import { DistSource } from "./dist-source.ts";
+import { DistSource, type LoadedBuild } from "./dist-source.ts";
 import { sendErrorProblem } from "./errors.ts";
 import { createRateLimitCheck } from "./rate-limit.ts";
 import { createRedisMatchCache } from "./redis-match-cache.ts";
@@ -66,11 +66,16 @@ export interface AppOptions {
    * "More than one server"). Default: this server's memory.
    */
   redis?: RedisStore;
+  /** Told of each build the server loads: at start, and each newly published one (the command logs it). */
+  onBuildLoaded?: (build: LoadedBuild) => void;
 }
 
 export function createApp(options: AppOptions): H3 {
   const { redis } = options;
-  const source = new DistSource(options.dist, { createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)) });
+  const source = new DistSource(options.dist, {
+    createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)),
+    onLoaded: options.onBuildLoaded,
+  });
   const checkRateLimit = createRateLimitCheck({
     limits: { always: options.fingerprintRateLimit ?? 60, optional: options.readRateLimit ?? 0 },
     trustProxy: options.trustProxy ?? false,

@@ -220,7 +220,7 @@ export const LiveSearchSchema = Type.Object(
           url: Uri("Company page."),
           count: Count("Complaints."),
           cat: CategorySchema,
-          last: Type.String({ description: "Time from the last complaint to as_of: `today`, `3 days ago`, `no reports yet`…" }),
+          last: Type.String({ description: "Time from the last complaint to as_of: `today`, `3 days ago`, `no complaints yet`…" }),
         },
         { additionalProperties: false },
       ),

@@ -61,10 +61,10 @@ function renderBadge({ label, value, color, accessibleName }: BadgeInput): strin
   return createSvgDocument(width, BADGE_HEIGHT, accessibleName, body);
 }
 
-/** `no reports`, `1 report`, `1,234 reports`. */
-function formatReports(count: number): string {
-  if (count === 0) return "no reports";
-  return `${formatCount(count)} ${pluralize(count, "report")}`;
+/** `no complaints`, `1 complaint`, `1,234 complaints` (README "Words": a company has complaints). */
+function formatComplaints(count: number): string {
+  if (count === 0) return "no complaints";
+  return `${formatCount(count)} ${pluralize(count, "complaint")}`;
 }
 
 export interface CompanyBadgeInput {
@@ -82,7 +82,7 @@ function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInpu
 }
 
 export function renderCompanyBadge(company: CompanyBadgeInput): string {
-  const value = formatReports(company.reportsCount);
+  const value = formatComplaints(company.reportsCount);
   return renderBadge({
     label: company.name,
     value,

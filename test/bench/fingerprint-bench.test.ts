@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBenchDist, createBenchSignals, verifyBenchAnswers } from "../../bench/fingerprint-http.ts";
-import { readFingerprintLibrary } from "../../data/sample/fingerprints.ts";
+import { readFingerprintLibrary } from "../../data/fingerprints/library.ts";
 import { isPublicProfile } from "../../core/fingerprint/index.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 

@@ -228,6 +228,21 @@ describe("embeds over HTTP", () => {
   });
 });
 
+describe("a company's category", () => {
+  // beta-partnery is a crypto company whose complaints name nutra most (the widget's top_category).
+  it("is the company's own on its badge, card, page and every embed, whatever its complaints name most", () => {
+    const widget = JSON.parse(readDistFile(fixture.dist, "api/widget/beta-partnery.json"));
+    expect(widget.top_category).toBe("nutra");
+    const views = [
+      readDistFile(fixture.dist, "api/card/beta-partnery.svg"),
+      readDistFile(fixture.dist, "company/beta-partnery.html"),
+      ...["badge", "counter-dark", "counter-light", "banner-dark", "banner-light"].map((style) => readDistFile(fixture.dist, `embed/${style}/beta-partnery.html`)),
+    ];
+    expect(views.filter((view) => view.includes("Crypto")).length).toBeGreaterThanOrEqual(4);
+    for (const view of views) expect(view).not.toContain("Nutra");
+  });
+});
+
 describe("content rows without a usable address", () => {
   const extra = `
     INSERT INTO glossary (id, term, slug, definition) VALUES (10, 'Spaced', 'bad slug!', 'x'), (11, 'Shouting', 'AFFILIATE-NETWORK', 'x');

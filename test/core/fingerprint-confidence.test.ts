@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createFingerprintIndex, createMatcher, getFitHundredths, getVerdict } from "../../core/fingerprint/index.ts";
 import { createQueries } from "../../bench/fingerprint-matcher.ts";
-import { readFingerprintLibrary, toProfilesWithSignals } from "../../data/sample/fingerprints.ts";
+import { readFingerprintLibrary, toProfilesWithSignals } from "../../data/fingerprints/library.ts";
 import { createTestMatcher as matcherFor, createTestProfile as profile } from "../helpers/fingerprint.ts";
 
 describe("getVerdict", () => {

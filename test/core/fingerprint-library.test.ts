@@ -11,7 +11,8 @@ import {
   isPublicProfile,
   type FingerprintProfileWithSignals,
 } from "../../core/fingerprint/index.ts";
-import { loadFingerprintLibrary, parseFingerprintLibrary, readFingerprintLibrary, toProfilesWithSignals } from "../../data/sample/fingerprints.ts";
+import { importFingerprintLibrary } from "../../data/fingerprints/import.ts";
+import { parseFingerprintLibrary, readFingerprintLibrary, toProfilesWithSignals } from "../../data/fingerprints/library.ts";
 
 const library = readFingerprintLibrary();
 const publicProfiles = library.profiles.filter(isPublicProfile);
@@ -129,19 +130,55 @@ describe("parseFingerprintLibrary", () => {
   });
 });
 
-describe("loadFingerprintLibrary", () => {
-  it("fills fp_profiles and fp_signals, and the build's index matches the library's", () => {
+describe("importFingerprintLibrary", () => {
+  const newSnapshot = () => {
     const db = new Database(":memory:");
     db.exec(readFileSync(new URL("../../data/schema.sql", import.meta.url), "utf8"));
-    loadFingerprintLibrary(db);
-    const rows = db.prepare("SELECT * FROM fp_profiles ORDER BY id").all() as FingerprintProfileWithSignals[];
-    const signals = db.prepare("SELECT profile_id, key, value FROM fp_signals").all() as { profile_id: number; key: string; value: string }[];
-    db.close();
+    return db;
+  };
+  const readProfiles = (db: Database.Database) => db.prepare("SELECT * FROM fp_profiles ORDER BY id").all() as FingerprintProfileWithSignals[];
+  const readSignals = (db: Database.Database) => db.prepare("SELECT profile_id, key, value FROM fp_signals ORDER BY profile_id, rowid").all() as { profile_id: number; key: string; value: string }[];
 
+  it("fills fp_profiles and fp_signals, and the build's index matches the library's", () => {
+    const db = newSnapshot();
+    expect(importFingerprintLibrary(db)).toEqual({ added: library.profiles.length, updated: 0, unchanged: 0 });
+    const rows = readProfiles(db);
+    const signals = readSignals(db);
+    db.close();
     expect(rows).toHaveLength(library.profiles.length);
     expect(signals).toHaveLength(library.profiles.reduce((n, p) => n + Object.keys(p.signals).length, 0));
     expect(rows.find((r) => r.confirmations === 49)?.trust_level).toBe("crowdsource");
     const fromDb = rows.map((row) => ({ ...row, signals: signals.filter((s) => s.profile_id === row.id) }));
     expect(createFingerprintIndex(fromDb)).toEqual(createFingerprintIndex(toProfilesWithSignals(library)));
+  });
+
+  it("changes nothing the second time", () => {
+    const db = newSnapshot();
+    importFingerprintLibrary(db);
+    const before = [readProfiles(db), readSignals(db)];
+    expect(importFingerprintLibrary(db)).toEqual({ added: 0, updated: 0, unchanged: library.profiles.length });
+    expect([readProfiles(db), readSignals(db)]).toEqual(before);
+    db.close();
+  });
+
+  it("keeps the operator's own profiles, moves a library profile whose id is taken, and brings an edited one back", () => {
+    const db = newSnapshot();
+    const first = library.profiles[0]!;
+    const second = library.profiles[1]!;
+    db.exec(`INSERT INTO fp_profiles (id, label, kind, name, trust_level) VALUES (${first.id}, 'Our own bot', 'bot', 'ours', 'verified');
+             INSERT INTO fp_signals (profile_id, key, value) VALUES (${first.id}, 'ja4', 'ours');`);
+    importFingerprintLibrary(db);
+    db.prepare("UPDATE fp_profiles SET name = 'edited' WHERE label = ?").run(second.label);
+    db.prepare("DELETE FROM fp_signals WHERE profile_id = (SELECT id FROM fp_profiles WHERE label = ?)").run(second.label);
+    expect(importFingerprintLibrary(db)).toEqual({ added: 0, updated: 1, unchanged: library.profiles.length - 1 });
+    const rows = readProfiles(db);
+    expect(rows.find((r) => r.id === first.id)).toMatchObject({ label: "Our own bot", name: "ours" });
+    const moved = rows.find((r) => r.label === first.label)!;
+    expect(moved.id).toBeGreaterThan(Math.max(...library.profiles.map((p) => p.id)));
+    expect(readSignals(db).filter((s) => s.profile_id === moved.id).map((s) => [s.key, s.value])).toEqual(Object.entries(first.signals));
+    expect(rows.find((r) => r.label === second.label)).toMatchObject({ id: second.id, name: second.name });
+    expect(readSignals(db).filter((s) => s.profile_id === second.id).map((s) => [s.key, s.value])).toEqual(Object.entries(second.signals));
+    expect(readSignals(db).filter((s) => s.profile_id === first.id)).toEqual([{ profile_id: first.id, key: "ja4", value: "ours" }]);
+    db.close();
   });
 });

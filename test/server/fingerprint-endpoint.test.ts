@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBenchDist } from "../../bench/fingerprint-http.ts";
 import { SIGNAL_KEYS, SIGNAL_WEIGHTS } from "../../core/fingerprint/index.ts";
-import { readFingerprintLibrary } from "../../data/sample/fingerprints.ts";
+import { readFingerprintLibrary } from "../../data/fingerprints/library.ts";
 import { MAX_MATCH_BODY_BYTES } from "../../server/routes/fingerprint.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import type { BuiltFixture } from "../helpers/fixture.ts";
