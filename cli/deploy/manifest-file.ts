@@ -3,10 +3,10 @@
  * plus the manifest itself as the last file of the list — it does not list itself, yet the
  * served folder needs it, and its own hash tells two builds apart without comparing their lists.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { ManifestFile } from "../../core/deploy/plan.ts";
 import { MANIFEST_FILE } from "../../core/deploy/tiers.ts";
-import { hashContent } from "../../build/writer/index.ts";
 
 export interface ManifestCopy {
   /** Every file the manifest lists, then `manifest.json` itself. */
@@ -15,6 +15,9 @@ export interface ManifestCopy {
   bytes: Buffer;
   sha256: string;
 }
+
+/** SHA-256 in hex, as the manifest lists it. */
+export const hashBytes = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
 /** Reads and checks a manifest; a file that is not one throws with the reason. */
 export function readManifestFile(path: string): ManifestCopy {
@@ -34,7 +37,7 @@ export function readManifestFile(path: string): ManifestCopy {
     }
     return { path: name, size, sha256 };
   });
-  const sha256 = hashContent(bytes);
+  const sha256 = hashBytes(bytes);
   files.push({ path: MANIFEST_FILE, size: bytes.byteLength, sha256 });
   return { files, bytes, sha256 };
 }

@@ -6,8 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { hashContent } from "../../build/writer/index.ts";
 import type { ManifestFile } from "../../core/deploy/plan.ts";
+import { hashBytes } from "./manifest-file.ts";
 
 /** The temporary name of a file being copied: a dot-name beside it, fixed, so the next deploy can clear one left by a deploy that died. */
 export const getTemporaryPath = (path: string): string => join(dirname(path), `.${basename(path)}.deploying`);
@@ -35,11 +35,9 @@ export function putFile(from: string, to: string, file: ManifestFile, folders: S
 }
 
 function isInPlace(path: string, file: ManifestFile): boolean {
-  try {
-    return statSync(path).size === file.size && hashContent(readFileSync(path)) === file.sha256;
-  } catch {
-    return false;
-  }
+  // No exception for the usual answer (not there): a first deploy asks it of every file.
+  const found = statSync(path, { throwIfNoEntry: false });
+  return found !== undefined && found.isFile() && found.size === file.size && hashBytes(readFileSync(path)) === file.sha256;
 }
 
 /**
