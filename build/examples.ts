@@ -104,7 +104,7 @@ export class ExampleCollector {
       const live = loadLiveIndex({ json: this.text(SEARCH_INDEX_FILES.liveHeader), binary: this.kept.get(SEARCH_INDEX_FILES.liveBinary) as Uint8Array });
       if (id === "searchLive") return JSON.stringify(answerLiveSearch(live, asOfMs, urls, q, false));
       const searcher = createGlobalSearcher(this.json<GlobalSearchIndex>(SEARCH_INDEX_FILES.global)!, { usernames: live });
-      return JSON.stringify(answerGlobalSearch(searcher, q, false, 0));
+      return JSON.stringify(answerGlobalSearch(searcher, urls, q, false, 0));
     }
     if (id === "checkUsernames") {
       const check = (username: string) => (this.kept.has(checkFileOf(username)) ? this.text(checkFileOf(username)) : null);

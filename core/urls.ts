@@ -3,13 +3,16 @@ import { getRoutePath } from "./routes/match.ts";
 /**
  * Every URL the API emits, in one place. DESIGN: URLs in responses are absolute, from
  * --base-url, and each must resolve on the same deployment. `sitePaths` are the same addresses
- * site-relative (global search answers with those); `createUrls` puts the base in front. The
+ * below the base URL; `createUrls` puts the base in front. A base URL may carry a path
+ * (`https://example.org/spam-api`, README "Base URL with a path"): global search answers with
+ * site-relative URLs (the reference's), so they take that path in front (`urls.path`), never
+ * a bare `sitePaths` value, which would leave the deployment. The
  * server builds the few URLs of its dynamic answers with the same functions and the base URL
  * recorded in the build report.
  */
 const path = getRoutePath;
 
-/** Site-relative paths of everything the build publishes for people to follow (templates: the route table). */
+/** Paths below the base URL of everything the build publishes for people to follow (templates: the route table). */
 export const sitePaths = {
   home: () => path("getHome"),
   /** The API documentation page: every endpoint with examples, the limits and the licence. */
@@ -44,12 +47,15 @@ export const sitePaths = {
 
 export type SitePath = keyof typeof sitePaths;
 
-/** `sitePaths` with the base URL in front, plus the base itself. */
-export type Urls = { base: string } & { [K in SitePath]: (...args: Parameters<(typeof sitePaths)[K]>) => string };
+/**
+ * `sitePaths` with the base URL in front, plus the base itself (no `/` at its end) and its path
+ * (`/spam-api`, or "" at a host's root): what a site-relative URL of this deployment starts with.
+ */
+export type Urls = { base: string; path: string } & { [K in SitePath]: (...args: Parameters<(typeof sitePaths)[K]>) => string };
 
 export function createUrls(baseUrl: string): Urls {
   const base = baseUrl.replace(/\/+$/, "");
-  const urls = { base } as Record<string, unknown>;
+  const urls = { base, path: new URL(`${base}/`).pathname.slice(0, -1) } as Record<string, unknown>;
   for (const [name, toPath] of Object.entries(sitePaths)) {
     urls[name] = (...args: unknown[]) => base + (toPath as (...a: unknown[]) => string)(...args);
   }

@@ -2,7 +2,8 @@
  * What global search finds (GET /api/search/global), one entity per page that exists: companies
  * and people from the model, and the content rows that have an address (model.content:
  * slugs and usernames already validated, the others reported there). Each entity has a title,
- * its site-relative page (core/urls.ts sitePaths), a one-line subtitle, extra searchable keys
+ * its page below the base URL (core/urls.ts sitePaths; the answer puts the base URL's path in
+ * front, so the index is the same under any base), a one-line subtitle, extra searchable keys
  * (aliases, website domain, @usernames) and a rank that orders equally good matches.
  *
  * Rank: complaints for companies and people, subscribers or members for channels and chats,

@@ -4,7 +4,8 @@
  *
  * - search/global.json: GET /api/search/global over the eight groups (companies, people,
  *   glossary, videos, video channels, chat channels, chats, blog posts), folded once here with
- *   the same core/search functions that fold queries; urls site-relative (reference).
+ *   the same core/search functions that fold queries; urls as paths below the base URL (the
+ *   answer puts the base URL's path in front: site-relative, as the reference has them).
  * - search/live.json + search/live.bin: GET /api/search over companies (name, aliases, website
  *   domain), people and every valid spammer username with its reports count; the header as
  *   JSON, the arrays as raw bytes (core/search/live-index-format.ts). Global search's ninth

@@ -249,7 +249,7 @@ export const GlobalSearchSchema = Type.Object(
               {
                 type: Type.Union(GLOBAL_SEARCH_TYPES.map((t) => Type.Literal(t))),
                 title: Type.String(),
-                url: Type.String({ pattern: "^/", description: "Site-relative." }),
+                url: Type.String({ pattern: "^/", description: "Site-relative: the base URL's path (if any), then the page's." }),
                 subtitle: Type.String(),
               },
               { additionalProperties: false },

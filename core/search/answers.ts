@@ -26,8 +26,12 @@ export function answerLiveSearch(live: LiveIndex, asOfMs: number, urls: Urls, q:
   };
 }
 
-/** GET /api/search/global for a trimmed `q`; `limit` 0 keeps every group's default cap. */
-export function answerGlobalSearch(global: GlobalSearcher, q: string, short: boolean, limit: number) {
+/**
+ * GET /api/search/global for a trimmed `q`; `limit` 0 keeps every group's default cap. The index
+ * holds paths below the base URL (the same bytes whatever the base); each `url` answered is
+ * site-relative with the base URL's own path in front, so it stays on a deployment under a prefix.
+ */
+export function answerGlobalSearch(global: GlobalSearcher, urls: Urls, q: string, short: boolean, limit: number) {
   if (short) return { query: q, total: 0, results: [] };
   // `limit` replaces every group's default cap (reference: "overriding group defaults").
   const options: GlobalSearchOptions = limit > 0 ? { defaultLimit: limit } : { limitPerType: DEFAULT_GROUP_LIMITS, defaultLimit: 0 };
@@ -35,7 +39,7 @@ export function answerGlobalSearch(global: GlobalSearcher, q: string, short: boo
     type: group.type,
     label: getGlobalSearchGroup(group.type)?.label ?? group.type,
     count: group.count,
-    items: group.items.map((item) => ({ type: item.type, title: item.title, url: item.url, subtitle: item.subtitle })),
+    items: group.items.map((item) => ({ type: item.type, title: item.title, url: urls.path + item.url, subtitle: item.subtitle })),
   }));
   return { query: q, total: results.reduce((sum, group) => sum + group.count, 0), results };
 }

@@ -11,7 +11,7 @@ import { transliterateCyrillic } from "../transliterate.ts";
 export interface GlobalSearchEntity {
   type: string;
   title: string;
-  /** Site-relative URL of the entity's page. */
+  /** The entity's page as a path below the base URL (core/urls.ts sitePaths); answers put the base URL's path in front. */
   url: string;
   subtitle: string;
   /** Extra searchable text: aliases, domains, usernames. */

@@ -31,7 +31,7 @@ export function searchGlobalRoute({ request, url, state }: RouteContext): Respon
   if (q === undefined || query.errors.length > 0) return sendInvalid(request, query.errors);
   const search = state.search;
   if (search === null) return sendNoIndex(request);
-  return sendJson(request, answerGlobalSearch(search.global, q.text, q.short, limit), { cacheControl: FIVE_MINUTES });
+  return sendJson(request, answerGlobalSearch(search.global, state.urls, q.text, q.short, limit), { cacheControl: FIVE_MINUTES });
 }
 
 interface QueryText {

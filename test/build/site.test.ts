@@ -9,11 +9,12 @@ import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUrlMatcher } from "../../core/routes/match.ts";
+import { SEARCH_INDEX_FILES } from "../../core/routes/table.ts";
 import { createApp } from "../../server/app.ts";
 import { escapeMarkup } from "../../core/escape.ts";
 import { FIXTURE_SQL, BASE_URL, buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 import { checkHtml } from "../helpers/html-check.ts";
-import { collectJsonLinks, collectLinks, listFiles, readDistFile, type FoundLink } from "../helpers/links.ts";
+import { collectJsonLinks, collectLinks, listFiles, readDistFile, toServerPath, type FoundLink } from "../helpers/links.ts";
 
 let fixture: BuiltFixture;
 beforeAll(() => {
@@ -27,7 +28,7 @@ function listSearchQueries(db: BuiltFixture["sql"]): string[] {
     .prepare(
       `SELECT name FROM companies UNION ALL SELECT name FROM people UNION ALL SELECT term FROM glossary UNION ALL SELECT title FROM videos
        UNION ALL SELECT name FROM video_channels UNION ALL SELECT title FROM chat_channels UNION ALL SELECT title FROM chats
-       UNION ALL SELECT title FROM blog_posts UNION ALL SELECT '@' || username FROM chats`,
+       UNION ALL SELECT title FROM blog_posts UNION ALL SELECT '@' || username FROM chats UNION ALL SELECT DISTINCT username FROM reports WHERE username IS NOT NULL`,
     )
     .pluck()
     .all() as string[];
@@ -36,9 +37,10 @@ function listSearchQueries(db: BuiltFixture["sql"]): string[] {
 
 /**
  * The links in search answers: they are computed by the server, not files, so the crawl asks
- * live and global search for every title the snapshot has and collects their url and avatar fields.
+ * live and global search for every title the snapshot has and collects their url and avatar
+ * fields, resolved as a browser on the deployment would (a site-relative one against its origin).
  */
-async function collectSearchLinks(app: ReturnType<typeof createApp>, queries: string[]): Promise<{ links: FoundLink[]; failed: string[] }> {
+async function collectSearchLinks(app: ReturnType<typeof createApp>, queries: string[], baseUrl: string): Promise<{ links: FoundLink[]; failed: string[] }> {
   const links: FoundLink[] = [];
   const failed: string[] = [];
   for (const q of queries) {
@@ -50,34 +52,61 @@ async function collectSearchLinks(app: ReturnType<typeof createApp>, queries: st
         await res.arrayBuffer();
         continue;
       }
-      for (const url of collectJsonLinks(await res.json())) links.push({ url: new URL(url, `${BASE_URL}/`).href, source: request });
+      for (const url of collectJsonLinks(await res.json())) links.push({ url: new URL(url, `${baseUrl}/`).href, source: request });
     }
   }
   return { links, failed };
 }
 
-async function findDeadLinks(dist: string, db: BuiltFixture["sql"]): Promise<{ checked: string[]; dead: string[] }> {
+/** Every link of the build, of search answers and of the JSON answers they reach that is not under `baseUrl` or does not answer 200 (204 for a POST's preflight). */
+async function findDeadLinks(built: Pick<BuiltFixture, "dist" | "sql" | "baseUrl">): Promise<{ checked: string[]; dead: string[] }> {
+  const { dist, baseUrl } = built;
   const app = createApp({ dist });
-  const search = await collectSearchLinks(app, listSearchQueries(db));
-  const links = [...collectLinks(dist), ...search.links];
+  const search = await collectSearchLinks(app, listSearchQueries(built.sql), baseUrl);
+  // The global index holds its pages as paths below the base URL (core/search/global-index.ts), not as links.
+  const indexed = (JSON.parse(readDistFile(dist, SEARCH_INDEX_FILES.global)) as { urls: string[] }).urls.map((path) => ({ url: baseUrl + path, source: SEARCH_INDEX_FILES.global }));
+  const links = [...collectLinks(dist, { baseUrl }), ...search.links, ...indexed];
   const dead: string[] = [...search.failed];
   const byTarget = new Map<string, FoundLink[]>();
-  for (const link of links) byTarget.set(link.url, [...(byTarget.get(link.url) ?? []), link]);
+  // Links to other hosts are left out, as collectLinks does; another path on this host is kept and reported.
+  const add = (link: FoundLink) => {
+    if (new URL(link.url).origin === new URL(baseUrl).origin) byTarget.set(link.url, [...(byTarget.get(link.url) ?? []), link]);
+  };
+  for (const link of links) add(link);
   const matchRoute = createUrlMatcher();
   for (const [url, found] of byTarget) {
-    const path = url.slice(BASE_URL.length);
+    const from = `(from ${found.map((f) => f.source).slice(0, 3).join(", ")}${found.length > 3 ? ", …" : ""})`;
+    // The server sees the path below the base URL's own: a reverse proxy strips the prefix.
+    const path = toServerPath(url, baseUrl);
+    if (path === null) {
+      dead.push(`outside the base URL: ${url} ${from}`);
+      continue;
+    }
     // A POST route's address (the bulk check's example request in openapi.json) is alive when its preflight is answered.
     const postOnly = matchRoute("GET", path.split("?")[0]!) === null && matchRoute("POST", path) !== null;
     const res = await app.request(path, { method: postOnly ? "OPTIONS" : "GET" });
-    await res.arrayBuffer();
-    if (res.status !== (postOnly ? 204 : 200)) dead.push(`${res.status} ${url} (from ${found.map((f) => f.source).slice(0, 3).join(", ")}${found.length > 3 ? ", …" : ""})`);
+    if (res.status !== (postOnly ? 204 : 200)) dead.push(`${res.status} ${url} ${from}`);
+    // A JSON answer's own links are followed too (the map visits what is added while it is walked):
+    // the server computes some answers (a query form, a lookup) from files with URLs of their own.
+    if (res.status === 200 && /json/.test(res.headers.get("content-type") ?? "")) {
+      for (const raw of collectJsonLinks(await res.json(), [], baseUrl)) add({ url: new URL(raw, `${baseUrl}/`).href, source: path });
+    } else await res.arrayBuffer();
   }
   return { checked: [...byTarget.keys()], dead };
 }
 
-describe("the link crawl", () => {
+// At the root of a host and under a path (README "Base URL with a path"): every URL of every artefact stays under the base.
+describe.each([BASE_URL, `${BASE_URL}/spam-api`])("the link crawl of a build for %s", (baseUrl) => {
+  let built: BuiltFixture;
+  beforeAll(() => {
+    built = baseUrl === BASE_URL ? fixture : buildFixture("site-prefix", undefined, { baseUrl });
+  });
+  afterAll(() => {
+    if (built !== fixture) built.cleanup();
+  });
+
   it("finds no dead link among the URLs of every JSON, HTML, SVG and feed file and of search answers", async () => {
-    const { checked, dead } = await findDeadLinks(fixture.dist, fixture.sql);
+    const { checked, dead } = await findDeadLinks(built);
     expect(dead).toEqual([]);
     // The crawl reaches every kind of target: API files, server answers, pages, images, feeds, dumps.
     for (const path of [
@@ -87,21 +116,23 @@ describe("the link crawl", () => {
       "/videos/formula-video", "/video-channels/spam-watch-tv", "/channels/spamwatch_news", "/chats/hostile_chat", "/blog/hostile-post",
       "/rss/all", "/rss/category/crypto", "/dumps/spammers-latest.csv", "/docs", "/",
     ]) {
-      expect(checked).toContain(`${BASE_URL}${path}`);
+      expect(checked).toContain(`${baseUrl}${path}`);
     }
   });
 
-  it("would notice a dead link in a page and in a JSON file", async () => {
-    const probe = join(fixture.dist, "crawl-probe");
+  it("would notice a dead link in a page and in a JSON file, and one outside the base URL", async () => {
+    const probe = join(built.dist, "crawl-probe");
     mkdirSync(probe);
     try {
-      writeFileSync(join(probe, "index.html"), `<!doctype html><a href="${BASE_URL}/nowhere">x</a><img src="/api/badge/nothing.svg" alt="">`);
-      writeFileSync(join(probe, "probe.json"), JSON.stringify({ items: [{ page_url: `${BASE_URL}/company/nothing` }] }));
-      const { dead } = await findDeadLinks(fixture.dist, fixture.sql);
+      writeFileSync(join(probe, "index.html"), `<!doctype html><a href="${baseUrl}/nowhere">x</a><img src="${new URL(baseUrl).pathname.replace(/\/$/, "")}/api/badge/nothing.svg" alt="">`);
+      // A site-relative path without the base URL's path is alive at the root and outside the deployment under a prefix.
+      writeFileSync(join(probe, "probe.json"), JSON.stringify({ items: [{ page_url: `${baseUrl}/company/nothing` }, { url: "/company/alpha-leads" }] }));
+      const { dead } = await findDeadLinks(built);
       expect(dead).toEqual([
-        `404 ${BASE_URL}/nowhere (from crawl-probe/index.html)`,
-        `404 ${BASE_URL}/api/badge/nothing.svg (from crawl-probe/index.html)`,
-        `404 ${BASE_URL}/company/nothing (from crawl-probe/probe.json)`,
+        `404 ${baseUrl}/nowhere (from crawl-probe/index.html)`,
+        `404 ${baseUrl}/api/badge/nothing.svg (from crawl-probe/index.html)`,
+        `404 ${baseUrl}/company/nothing (from crawl-probe/probe.json)`,
+        ...(baseUrl === BASE_URL ? [] : [`outside the base URL: ${BASE_URL}/company/alpha-leads (from crawl-probe/probe.json)`]),
       ]);
     } finally {
       rmSync(probe, { recursive: true });
@@ -109,19 +140,27 @@ describe("the link crawl", () => {
   });
 
   it("stays on the deployment: every link found is absolute on the base URL or leaves the site on purpose", () => {
-    const foreign = collectLinks(fixture.dist, { keepExternal: true }).filter((l) => !l.url.startsWith(`${BASE_URL}/`));
+    const foreign = collectLinks(built.dist, { baseUrl, keepExternal: true }).filter((l) => toServerPath(l.url, baseUrl) === null);
     expect([...new Set(foreign.map((l) => new URL(l.url).origin))]).toEqual(["https://creativecommons.org"]);
   });
 
+  it("sends another spelling of a page to its canonical URL under the base URL, and names the company list there in a widget 404", async () => {
+    const app = createApp({ dist: built.dist });
+    const moved = await app.request("/company/Alpha%20Leads?x=1");
+    expect([moved.status, moved.headers.get("location")]).toEqual([301, `${baseUrl}/company/alpha-leads?x=1`]);
+    const missing = await app.request("/api/widget/no-such-company");
+    expect([missing.status, (await missing.json()).page_url]).toEqual([404, `${baseUrl}/companies`]);
+  });
+
   it("reaches the docs, the dumps and the feeds from the landing page", () => {
-    const landing = collectLinks(fixture.dist).filter((l) => l.source === "index.html").map((l) => l.url);
+    const landing = collectLinks(built.dist, { baseUrl }).filter((l) => l.source === "index.html").map((l) => l.url);
     for (const path of ["/docs", "/companies", "/dumps/spammers-latest.csv", "/dumps/companies-latest.csv", "/dumps/datapackage.json", "/dumps/LICENSE.txt", "/rss/all", "/rss/all.atom", "/rss/all.feed.json"]) {
-      expect(landing).toContain(`${BASE_URL}${path}`);
+      expect(landing).toContain(`${baseUrl}${path}`);
     }
-    const html = readDistFile(fixture.dist, "index.html");
-    expect(html).toContain(`<link rel="alternate" type="application/rss+xml" href="${BASE_URL}/rss/all"`);
-    expect(html).toContain(`<link rel="alternate" type="application/atom+xml" href="${BASE_URL}/rss/all.atom"`);
-    expect(html).toContain(`<link rel="alternate" type="application/feed+json" href="${BASE_URL}/rss/all.feed.json"`);
+    const html = readDistFile(built.dist, "index.html");
+    expect(html).toContain(`<link rel="alternate" type="application/rss+xml" href="${baseUrl}/rss/all"`);
+    expect(html).toContain(`<link rel="alternate" type="application/atom+xml" href="${baseUrl}/rss/all.atom"`);
+    expect(html).toContain(`<link rel="alternate" type="application/feed+json" href="${baseUrl}/rss/all.feed.json"`);
   });
 });
 
@@ -287,6 +326,6 @@ describe("content rows without a usable address", () => {
   });
 
   it("leave no dead link behind", async () => {
-    expect((await findDeadLinks(odd.dist, odd.sql)).dead).toEqual([]);
+    expect((await findDeadLinks(odd)).dead).toEqual([]);
   });
 });

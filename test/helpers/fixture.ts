@@ -41,6 +41,8 @@ export function withSnapshot<T>(label: string, sql: string, use: (db: string) =>
 
 export interface BuiltFixture {
   dir: string;
+  /** The base URL it was built with (`--base-url`). */
+  baseUrl: string;
   db: string;
   dist: string;
   summary: BuildSummary;
@@ -49,14 +51,17 @@ export interface BuiltFixture {
   cleanup(): void;
 }
 
-export function buildFixture(label: string, sql?: string): BuiltFixture {
+/** The fixture (or `sql`) built into a temporary dist; `baseUrl` may carry a path (README "Base URL with a path"). */
+export function buildFixture(label: string, sql?: string, options: { baseUrl?: string } = {}): BuiltFixture {
   const dir = makeTempDir(label);
   const db = createSnapshot(dir, sql);
   const dist = join(dir, "dist");
-  const summary = buildDist({ db, out: dist, baseUrl: BASE_URL, progress: null });
+  const baseUrl = options.baseUrl ?? BASE_URL;
+  const summary = buildDist({ db, out: dist, baseUrl, progress: null });
   const snapshot = new Database(db, { readonly: true });
   return {
     dir,
+    baseUrl,
     db,
     dist,
     summary,
