@@ -17,8 +17,8 @@ async function serveChatFile({ request, params, state }: RouteContext, route: Ro
   const username = normalizeUsername(params.username ?? "");
   const rejection = getUsernameRejection(username);
   if (rejection) return sendInvalid(request, [{ name: "username", in: "path", detail: `chat username ${describeUsernameRejection(rejection)}` }]);
-  const body = await readBuildFile(state.root, fillTemplate(route.file!, { username }));
-  if (body) return sendRouteFile(request, route, body);
+  const file = await readBuildFile(state, fillTemplate(route.file!, { username }));
+  if (file) return sendRouteFile(request, state, route, file);
   return sendJson(request, { found: false, username }, { status: 404, cacheControl: FIVE_MINUTES });
 }
 

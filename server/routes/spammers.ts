@@ -22,7 +22,7 @@ export async function listSpammers({ request, url, state }: RouteContext): Promi
 
   if (username !== undefined) {
     // Exact match: the username's own check file, filtered by category when one is given.
-    const check = (await readCheckResult(state.root, username)) as CheckResultFound | null;
+    const check = (await readCheckResult(state, username)) as CheckResultFound | null;
     const data = check && (!category || check.categories.includes(category)) ? [getSpammerItem(check)] : [];
     return sendJson(request, { data, total: data.length }, { cacheControl: FIVE_MINUTES });
   }

@@ -9,6 +9,7 @@ import { fillTemplate } from "../../core/routes/templates.ts";
 import type { Route } from "../../core/routes/types.ts";
 import { readBuildFile, sendFile, sendRouteFile, toBuildPath } from "../files.ts";
 import { sendNotFound } from "../respond.ts";
+import type { BuildState } from "../dist-source.ts";
 import type { RouteContext } from "./context.ts";
 
 /** The table's file for these (decoded) parameters, or null when a value could leave its segment. */
@@ -22,19 +23,19 @@ export function getRouteFilePath(route: Route, params: Record<string, string>): 
 
 export async function serveRouteFile({ request, params, state, route }: RouteContext): Promise<Response> {
   const path = route && getRouteFilePath(route, params);
-  const body = path ? await readBuildFile(state.root, path) : null;
-  if (route && body) return sendRouteFile(request, route, body);
-  return sendRouteNotFound(request, state.root, route);
+  const file = path ? await readBuildFile(state, path) : null;
+  if (route && file) return sendRouteFile(request, state, route, file);
+  return sendRouteNotFound(request, state, route);
 }
 
 /** The embeds' 404 is their HTML page, for every path under /embed/ (an iframe shows a sentence, not JSON). */
 const EMBED = getRoute("getEmbed");
 const EMBED_PREFIX = EMBED.path.slice(0, EMBED.path.indexOf("{"));
 
-async function sendRouteNotFound(request: Request, root: string, route: Route | undefined): Promise<Response> {
+async function sendRouteNotFound(request: Request, state: BuildState, route: Route | undefined): Promise<Response> {
   if (route?.static.kind === "file" && route.static.notFound.kind === "embed404") {
-    const page = await readBuildFile(root, EMBED_NOT_FOUND_FILE);
-    if (page) return sendRouteFile(request, route, page, 404);
+    const page = await readBuildFile(state, EMBED_NOT_FOUND_FILE);
+    if (page) return sendRouteFile(request, state, route, page, 404);
   }
   return sendNotFound(request);
 }
@@ -43,7 +44,7 @@ export async function serveBuildFile({ request, url, state }: RouteContext): Pro
   const path = toBuildPath(url.pathname);
   // Host configuration (Netlify's _headers, _redirects) is for the host to read, not to serve.
   const hidden = path !== null && (HOST_CONFIG_FILES.includes(path) || path.startsWith(HOST_CONFIG_PREFIX));
-  const body = path && !hidden ? await readBuildFile(state.root, path) : null;
-  if (path && body) return sendFile(request, path, body);
-  return sendRouteNotFound(request, state.root, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
+  const file = path && !hidden ? await readBuildFile(state, path) : null;
+  if (file) return sendFile(request, state, file);
+  return sendRouteNotFound(request, state, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
 }
