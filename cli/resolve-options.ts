@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BuildOptions } from "../build/build.ts";
 import type { SampleOptions } from "../data/sample/generate.ts";
+import { DEFAULT_FILE_STORE } from "../server/file-store.ts";
 import type { ServerOptions, ServerTimeouts } from "../server/listen.ts";
 import { HOSTING, HOSTING_TARGETS, type BUILD, type SAMPLE, type SERVE, type StartFlags } from "./flag-table.ts";
 import { UsageError, type ReadFlags } from "./flags.ts";
@@ -29,6 +30,8 @@ export function resolveBuildOptions(flags: ReadFlags<typeof BUILD.flags>): Build
   return { db: flags.values.db, out: flags.values.out, baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]) };
 }
 
+const MIB = 1 << 20;
+
 export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): ServerOptions {
   return {
     dist: flags.values.dist,
@@ -36,6 +39,7 @@ export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): Serve
     host: flags.values.host,
     trustProxy: flags.values["trust-proxy"],
     readRateLimit: readInteger(flags.label("read-limit"), flags.values["read-limit"], 0, 1_000_000),
+    fileStore: { ...DEFAULT_FILE_STORE, memoryBytes: readInteger(flags.label("file-memory"), flags.values["file-memory"], 0, 65_536) * MIB },
     redisUrl: flags.values.redis === undefined ? undefined : readRedisUrl(flags.label("redis"), flags.values.redis),
     timeouts: resolveTimeouts(flags),
   };

@@ -18,6 +18,7 @@ import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
 import { DistSource, type LoadedBuild } from "./dist-source.ts";
 import { sendErrorProblem } from "./errors.ts";
+import type { FileStoreOptions } from "./file-store.ts";
 import { createRateLimitCheck } from "./rate-limit.ts";
 import { createRedisMatchCache } from "./redis-match-cache.ts";
 import { createRedisRateLimiter } from "./redis-rate-limit.ts";
@@ -67,6 +68,8 @@ export interface AppOptions {
    * "More than one server"). Default: this server's memory.
    */
   redis?: RedisStore;
+  /** How much of each build's files is held in memory (server/file-store.ts). */
+  fileStore?: FileStoreOptions;
   /** Told of each build the server loads: at start, and each newly published one (the command logs it). */
   onBuildLoaded?: (build: LoadedBuild) => void;
 }
@@ -76,6 +79,7 @@ export function createApp(options: AppOptions): H3 {
   const source = new DistSource(options.dist, {
     createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)),
     onLoaded: options.onBuildLoaded,
+    fileStore: options.fileStore,
   });
   const checkRateLimit = createRateLimitCheck({
     limits: { always: options.fingerprintRateLimit ?? 60, optional: options.readRateLimit ?? 0 },
