@@ -12,8 +12,9 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
 import type { Encoding } from "../core/http/accept-encoding.ts";
 
@@ -83,9 +84,14 @@ export class FileStore {
     return file.encodings;
   }
 
-  /** The bytes of a streamed file from `start` to `end` inclusive (the whole file by default). */
-  openStream(file: StoredFile, range?: { start: number; end: number }) {
-    return createReadStream(join(this.root, file.path), { ...range, highWaterMark: 64 * 1024 });
+  /**
+   * The bytes of a streamed file from `start` to `end` inclusive (the whole file by default),
+   * opened before the answer starts, so that a file gone from a published build (someone
+   * deleted it by hand) is a 500 problem rather than a response cut off after its headers.
+   */
+  async openStream(file: StoredFile, range?: { start: number; end: number }): Promise<Readable> {
+    const handle = await open(join(this.root, file.path));
+    return handle.createReadStream({ ...range, highWaterMark: 64 * 1024 });
   }
 
   /** Bytes held in memory now. */
@@ -104,10 +110,12 @@ export class FileStore {
       if (NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? "")) return null;
       throw error;
     }
-    if (size <= this.options.maxMemoryFileBytes && size + ENTRY_OVERHEAD <= this.options.memoryBytes) {
+    if (size <= this.options.maxMemoryFileBytes) {
+      // Small: read whole and hashed at once. Kept while the budget allows; past it (or with a
+      // budget of 0) read again on each request, which is what hashing it costs anyway.
       const bytes = await readFile(full);
       const file: StoredFile = { path, size: bytes.byteLength, etag: formatEtag(createHash("sha256").update(bytes)), bytes, headers: new Map() };
-      this.held.set(path, file);
+      if (size + ENTRY_OVERHEAD <= this.options.memoryBytes) this.held.set(path, file);
       return file;
     }
     const file: StoredFile = { path, size, etag: await hashFile(full), bytes: null, headers: new Map() };

@@ -6,7 +6,8 @@
  *   Node adapter writes without going through a WHATWG Response.
  * - `If-None-Match` → 304; HEAD → GET's headers, no body.
  * - `Accept-Encoding` picks the build's precompressed sibling (`.br`, `.gz`) when there is one,
- *   with `Vary: Accept-Encoding` on every answer for such a file, compressed or not.
+ *   with `Vary: Accept-Encoding` on every answer for such a file, compressed or not; a request
+ *   with `Range` always gets parts of the file itself.
  * - `Range` (with `If-Range`) → 206 with one part, or `multipart/byteranges` for several; 416
  *   for a range past the end. Large files are streamed from disk in constant memory.
  * - `Last-Modified` is the snapshot's `as_of` (the data is as of then, whenever it was built).
@@ -47,7 +48,10 @@ async function answerFile(request: Request, store: FileStore, file: StoredFile, 
   if (answer.compressible && status === 200) {
     const encodings = await store.getEncodings(file);
     varies = encodings.size > 0;
-    encoding = varies ? pickEncoding(request.headers.get("accept-encoding"), [...encodings.keys()]) : null;
+    // Ranges are of the file itself, whose size and hash the manifest and the dump index
+    // publish, never of a compressed form of it: a resumed download must fit the part it has.
+    const ranged = request.headers.has("range");
+    encoding = varies && !ranged ? pickEncoding(request.headers.get("accept-encoding"), [...encodings.keys()]) : null;
     if (encoding) chosen = encodings.get(encoding)!;
   }
   const headers = getHeaders(chosen, answer, encoding, varies);
@@ -62,9 +66,9 @@ async function answerFile(request: Request, store: FileStore, file: StoredFile, 
       headers: [...PUBLIC_ENTRIES, ["content-range", formatContentRange(null, chosen.size)], ["accept-ranges", "bytes"]],
     });
   }
-  if (range?.kind === "partial") return sendRanges(store, chosen, headers, range.ranges, answer.type);
+  if (range?.kind === "partial") return await sendRanges(store, chosen, headers, range.ranges, answer.type);
   if (isHead) return new FastResponse(null, { status, headers });
-  return new FastResponse(chosen.bytes ? toBody(chosen.bytes) : toBody(store.openStream(chosen)), { status, headers });
+  return new FastResponse(toBody(chosen.bytes ?? (await store.openStream(chosen))), { status, headers });
 }
 
 const PUBLIC_ENTRIES = Object.entries(PUBLIC_HEADERS);
@@ -102,11 +106,11 @@ function readRange(request: Request, file: StoredFile, answer: FileAnswer) {
   return parseRange(header, file.size);
 }
 
-function sendRanges(store: FileStore, file: StoredFile, headers: Headers, ranges: ByteRange[], type: string): Response {
+async function sendRanges(store: FileStore, file: StoredFile, headers: Headers, ranges: ByteRange[], type: string): Promise<Response> {
   const base = headers.filter(([name]) => name !== "content-length" && name !== "content-type");
   if (ranges.length === 1) {
     const range = ranges[0]!;
-    return new FastResponse(readPart(store, file, range), {
+    return new FastResponse(toBody(file.bytes?.subarray(range.start, range.end + 1) ?? (await store.openStream(file, range))), {
       status: 206,
       headers: [...base, ["content-type", type], ["content-range", formatContentRange(range, file.size)], ["content-length", String(range.end - range.start + 1)]],
     });
@@ -122,7 +126,7 @@ function sendRanges(store: FileStore, file: StoredFile, headers: Headers, ranges
     for (const [i, range] of ranges.entries()) {
       yield heads[i]!;
       if (file.bytes) yield file.bytes.subarray(range.start, range.end + 1);
-      else yield* store.openStream(file, range);
+      else yield* await store.openStream(file, range);
     }
     yield tail;
   }
@@ -130,10 +134,6 @@ function sendRanges(store: FileStore, file: StoredFile, headers: Headers, ranges
     status: 206,
     headers: [...base, ["content-type", `multipart/byteranges; boundary=${boundary}`], ["content-length", String(length)]],
   });
-}
-
-function readPart(store: FileStore, file: StoredFile, range: ByteRange): BodyInit {
-  return toBody(file.bytes ? file.bytes.subarray(range.start, range.end + 1) : store.openStream(file, range));
 }
 
 /**
