@@ -16,7 +16,9 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { FastResponse } from "srvx";
 import { pickEncoding, type Encoding } from "../core/http/accept-encoding.ts";
-import { formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
+import { MAX_RANGES, formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
+import { formatProblem } from "../core/routes/problem.ts";
+import { CACHE_CONTROL, MEDIA_TYPES } from "../core/routes/types.ts";
 import type { FileStore, StoredFile } from "./file-store.ts";
 import { PUBLIC_HEADERS, markPublicHeaders, matchesEtag } from "./respond.ts";
 
@@ -61,9 +63,18 @@ async function answerFile(request: Request, store: FileStore, file: StoredFile, 
   }
   const range = status === 200 && !isHead ? readRange(request, chosen, answer) : null;
   if (range?.kind === "unsatisfiable") {
-    return new FastResponse(null, {
+    const detail = `No range asked for starts within the file's ${chosen.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
+    const body = formatProblem(416, detail);
+    return new FastResponse(body, {
       status: 416,
-      headers: [...PUBLIC_ENTRIES, ["content-range", formatContentRange(null, chosen.size)], ["accept-ranges", "bytes"]],
+      headers: [
+        ...PUBLIC_ENTRIES,
+        ["content-type", MEDIA_TYPES.problem],
+        ["content-length", String(Buffer.byteLength(body))],
+        ["cache-control", CACHE_CONTROL.none],
+        ["content-range", formatContentRange(null, chosen.size)],
+        ["accept-ranges", "bytes"],
+      ],
     });
   }
   if (range?.kind === "partial") return await sendRanges(store, chosen, headers, range.ranges, answer.type);
