@@ -34,6 +34,7 @@ import {
   WidgetSchema,
   BuildReportSchema,
 } from "./schemas.ts";
+import { DumpIndexSchema } from "./dump-index-schema.ts";
 import type { ExampleRequest, Media, Route, RouteParam, RouteResponse } from "./types.ts";
 
 /** Reference "Limits": list limits and pages. */
@@ -498,8 +499,8 @@ export const ROUTES = [
     path: "/dumps/{name}.csv",
     tag: "Open data",
     summary: "Weekly CSV dump",
-    description: `\`spammers-{YYYY}-W{ww}\`, \`companies-{YYYY}-W{ww}\`, or \`-latest\` for this week's. RFC 4180, UTF-8 without BOM, no cell starts a formula. ${dumpDescription}`,
-    params: [pathParam("name", "`spammers-latest`, `companies-latest`, or a week's name such as `spammers-2026-W46`.")],
+    description: `\`spammers-{YYYY}-W{ww}\`, \`companies-{YYYY}-W{ww}\`, or \`-latest\` for this week's; \`spammers-new-{YYYY}-W{ww}\` for the usernames first reported in that ISO week, for every week that has any (\`/dumps/index.json\` lists them). RFC 4180, UTF-8 without BOM, no cell starts a formula. ${dumpDescription}`,
+    params: [pathParam("name", "`spammers-latest`, `companies-latest`, a week's name such as `spammers-2026-W46`, or a week's new usernames such as `spammers-new-2026-W46`.")],
     file: "dumps/{name}.csv",
     media: "csv",
     cache: "public",
@@ -555,6 +556,27 @@ export const ROUTES = [
     rateLimit: "optional",
     example: () => ({}),
     static: fileRule(),
+  },
+  {
+    id: "getDumpIndexJson",
+    method: "GET",
+    path: "/dumps/index.json",
+    tag: "Open data",
+    summary: "The index of the dumps",
+    description:
+      "Every file in /dumps/ by ISO week, newest first: its URL, size in bytes, SHA-256 and data rows, with the licence and its credit line. The full dumps are of the snapshot's week; a `spammers-new` file exists for every week in which some username was first reported (a week that is not listed had none), so a client that last fetched week W takes the `spammers-new` files of W and after (W again: it may have grown since).",
+    params: [],
+    file: "dumps/index.json",
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The index.", DumpIndexSchema)],
+    rateLimit: "optional",
+    example: () => ({}),
+    static: fileRule(),
+  },
+  {
+    ...page("getDumpIndex", "/dumps/", "dumps/index.html", "The open-data dumps: every file by week, with sizes, SHA-256 and rows, and the licence.", null, () => ({})),
+    tag: "Open data",
   },
   {
     id: "getFingerprintProfiles",
