@@ -31,6 +31,7 @@ import { getCompanyCard, getWidget } from "./routes/company.ts";
 import type { RouteHandler } from "./routes/context.ts";
 import { matchFingerprint } from "./routes/fingerprint.ts";
 import { searchGlobalRoute, searchLiveRoute } from "./routes/search.ts";
+import { servePagedFile } from "./routes/list-pages.ts";
 import { listSpammers } from "./routes/spammers.ts";
 import { serveBuildFile, serveRouteFile } from "./routes/static.ts";
 import { getTableMatch, groupRoutesByPattern, matchTableRoute } from "./table-match.ts";
@@ -95,6 +96,6 @@ async function answerRequest(event: H3Event, source: DistSource): Promise<Respon
   const found = getTableMatch(event);
   const request = event.req;
   if (!found) return serveBuildFile({ request, url: event.url, params: {}, state });
-  const handler = HANDLERS[found.route.id as RouteId] ?? serveRouteFile;
+  const handler = HANDLERS[found.route.id as RouteId] ?? (found.route.paged ? servePagedFile : serveRouteFile);
   return handler({ request, url: event.url, params: found.params, state, route: found.route });
 }

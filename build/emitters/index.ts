@@ -34,7 +34,7 @@ export interface Emitter {
 
 export const EMITTERS: Emitter[] = [
   { name: "check", writes: "api/check/{username}.json", emit: emitCheckFiles },
-  { name: "spammers", writes: "api/spammers.json, api/spammers/top.json, api/spammers/category/{category}.json", emit: emitSpammerLists },
+  { name: "spammers", writes: "api/spammers.json, api/spammers/page/{n}.json, api/spammers/top.json, api/spammers/category/{category}.json, …/{category}/page/{n}.json, …/{category}/top.json", emit: emitSpammerLists },
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },

@@ -47,7 +47,14 @@ const HEADERS: Record<string, JsonObject> = {
   "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
   Allow: { description: "The methods this path answers.", schema: { type: "string" } },
   "Content-Security-Policy": { description: "Embeds: no script, nothing fetched, framable by any site (`frame-ancestors *`).", schema: { type: "string" } },
+  Link: {
+    description: 'Pages of a ranked list (RFC 8288): `<…?page=3>; rel="next", <…?page=1>; rel="prev"`, absolute URLs of the list\'s query form; absent on a page without such neighbours.',
+    schema: { type: "string" },
+  },
 };
+
+/** A route whose answers are pages of a ranked list, and so carry `Link`. */
+const isPaged = (route: Route) => route.paged !== undefined || (route.static.kind === "query" && route.static.forms.some((f) => f.pages !== undefined));
 
 export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
   const components: Record<string, Json> = {};
@@ -92,6 +99,7 @@ function createOperation(route: Route, components: Record<string, Json>, example
   for (const response of all) {
     const headers: Record<string, Json> = { ...common, ...limited, ...csp };
     if (route.method === "GET" && response.status < 400) headers.ETag = ref("ETag");
+    if (isPaged(route) && (response.status === 200 || response.status === 304)) headers.Link = ref("Link");
     if (response.status === 429) headers["Retry-After"] = ref("Retry-After");
     if (response.status === 405) headers.Allow = ref("Allow");
     const entry: JsonObject = { description: response.description, headers };

@@ -114,6 +114,8 @@ export const SpammerListSchema = Type.Object(
   {
     data: Type.Array(SpammerItemSchema, { description: "By reports, then last_seen (newest first), then username." }),
     total: Count("Usernames in the set (all, or those with a report in the category)."),
+    page: Type.Integer({ minimum: 1 }),
+    pages: Count("ceil(total / limit); 0 for an empty set."),
   },
   { $id: "SpammerList", additionalProperties: false },
 );
