@@ -12,6 +12,7 @@ import { getBuildCounts } from "./emitters/report.ts";
 import { withContext } from "./errors.ts";
 import { discardFailedBuild, describeError } from "./failure.ts";
 import { readModel } from "./model/read-model.ts";
+import type { Model } from "./model/types.ts";
 import type { RejectionSummary } from "./model/rejections.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
 import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, tidyAfterPublish } from "./publish.ts";
@@ -51,6 +52,8 @@ export interface BuildSummary {
   writes: { files: number; seconds: number };
   /** What went wrong after the build was published (removing old builds, writing last-build.json): the build stands. */
   warnings: string[];
+  /** What the operator should know about this snapshot's output, though it built (an empty fingerprint library). */
+  notices: string[];
 }
 
 /**
@@ -153,5 +156,18 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
     rssAfter,
     checkPhase,
     writes: { files: writer.fileCount, seconds: writer.writeSeconds },
+    notices: getNotices(model),
   };
+}
+
+/** A build that succeeds can still publish something an operator would not want unawares. */
+function getNotices(model: Model): string[] {
+  const notices: string[] = [];
+  if (model.fingerprints.profiles.length === 0) {
+    notices.push(
+      "the snapshot has no public fingerprint profile, so every fingerprint match will answer `unknown`: " +
+        "load the shipped library into it with `npm run fingerprints -- import --db FILE`",
+    );
+  }
+  return notices;
 }

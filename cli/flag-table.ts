@@ -91,6 +91,22 @@ export const HOSTING = {
   },
 } as const satisfies CommandSpec;
 
+export const FINGERPRINT_ACTIONS = ["import"] as const;
+
+export const FINGERPRINTS = {
+  name: "npm run fingerprints",
+  usage: "npm run fingerprints -- import [--db FILE]",
+  about: [
+    "Loads the shipped fingerprint profile library (data/fingerprints/library.json) into a snapshot, so that",
+    "its builds answer fingerprint matches. Idempotent: run it again after an update of the library.",
+    `Actions: ${FINGERPRINT_ACTIONS.join(", ")}.`,
+  ].join("\n"),
+  takesArgument: true,
+  flags: {
+    db: { type: "string", value: "FILE", env: "DB", default: "data/sample.sqlite", description: "the snapshot to load the library into (it is written to)" },
+  },
+} as const satisfies CommandSpec;
+
 export const BENCH = {
   name: "npm run bench",
   usage: "npm run bench -- [options]",

@@ -26,9 +26,10 @@ export function runBuild(options: BuildStep): BuildSummary {
   const summary = buildDist({ ...options, progress: createBuildProgress(process.stderr) });
   const log = createLog("build");
   for (const line of describeBuild(summary, options.out, performance.now() - started)) log.info(line);
-  // Published, but something after it failed (old builds not removed, last-build.json not written).
+  // Published, but something after it failed (old builds not removed, last-build.json not written),
+  // or built as asked from a snapshot whose output an operator would not want unawares.
   const warn = createLog("warning", process.stderr);
-  for (const warning of summary.warnings) warn.info(warning);
+  for (const warning of [...summary.notices, ...summary.warnings]) warn.info(warning);
   return summary;
 }
 
@@ -39,6 +40,7 @@ function describeBuild(summary: BuildSummary, out: string, milliseconds: number)
     `published ${out} -> ${summary.buildDir} in ${formatSeconds(milliseconds)}`,
     `  reports ${formatCount(c.reports_read)}, usernames ${formatCount(c.usernames)}, companies ${formatCount(c.companies)} (${formatCount(c.companies_with_reports)} with reports), people ${formatCount(c.people)}`,
     `  files ${formatCount(summary.files)}, ${formatMiB(summary.bytes)}; rejected rows ${formatCount(summary.rejected)} (by reason in build-report.json; samples in ${join(dirname(summary.buildDir), "last-build.json")})`,
+    ...(summary.rejections.length > 0 ? [`  rejected by reason: ${summary.rejections.map(({ reason, count }) => `${reason} ${formatCount(count)}`).join(", ")}`] : []),
     `  ${Object.entries(summary.timings).map(([name, seconds]) => `${name} ${seconds.toFixed(1)}s`).join(", ")}`,
   ];
 }

@@ -6,16 +6,16 @@
  *
  *   same day → "today"; 1 day → "yesterday"; 2–13 days → "N days ago";
  *   14–59 days → "N weeks ago"; 60 days to a year → "N months ago" (30-day months);
- *   beyond → "N years ago" (365-day years); no instant → "no reports yet".
+ *   beyond → "N years ago" (365-day years); no instant → "no complaints yet".
  *
  * An instant after `now` (a report dated past as_of) reads "today": it is the newest there is.
  */
 import { getDayNumber } from "./time.ts";
 
-const NO_REPORTS_TEXT = "no reports yet";
+const NO_COMPLAINTS_TEXT = "no complaints yet";
 
 export function formatRelativeTime(ms: number | null, nowMs: number): string {
-  if (ms === null || !Number.isFinite(ms)) return NO_REPORTS_TEXT;
+  if (ms === null || !Number.isFinite(ms)) return NO_COMPLAINTS_TEXT;
   const days = getDayNumber(nowMs) - getDayNumber(ms);
   if (days <= 0) return "today";
   if (days === 1) return "yesterday";

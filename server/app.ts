@@ -11,12 +11,12 @@
  *  4. the table's route for the path is matched;
  *  5. OPTIONS is the CORS preflight, a method the route does not answer a 405 with `Allow`;
  *  6. per-client rate limits: the fingerprint limit where the table says "always", the optional
- *     read limit on every other read.
+ *     read limit on every other read (the bulk check takes one per username, from its handler).
  */
 import { H3, onError, onResponse, type H3Event } from "h3";
 import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
-import { DistSource } from "./dist-source.ts";
+import { DistSource, type LoadedBuild } from "./dist-source.ts";
 import { sendErrorProblem } from "./errors.ts";
 import { createRateLimitCheck } from "./rate-limit.ts";
 import { createRedisMatchCache } from "./redis-match-cache.ts";
@@ -24,7 +24,7 @@ import { createRedisRateLimiter } from "./redis-rate-limit.ts";
 import type { RedisStore } from "./redis-store.ts";
 import { checkMethod, rejectMalformedPath } from "./request-checks.ts";
 import { setPublicHeaders } from "./respond.ts";
-import { checkUsername } from "./routes/check.ts";
+import { checkUsername, checkUsernames } from "./routes/check.ts";
 import { getChatBadge, getChatStatus } from "./routes/chat.ts";
 import { listCompanies } from "./routes/companies.ts";
 import { getCompanyCard, getWidget } from "./routes/company.ts";
@@ -39,6 +39,7 @@ import { getTableMatch, groupRoutesByPattern, matchTableRoute } from "./table-ma
 /** Routes that are more than their file; every other route of the table is served by serveRouteFile. */
 export const HANDLERS: Partial<Record<RouteId, RouteHandler>> = {
   checkUsername,
+  checkUsernames,
   listCompanies,
   listSpammers,
   getCompany: getCompanyCard,
@@ -67,11 +68,16 @@ export interface AppOptions {
    * "More than one server"). Default: this server's memory.
    */
   redis?: RedisStore;
+  /** Told of each build the server loads: at start, and each newly published one (the command logs it). */
+  onBuildLoaded?: (build: LoadedBuild) => void;
 }
 
 export function createApp(options: AppOptions): H3 {
   const { redis } = options;
-  const source = new DistSource(options.dist, { createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)) });
+  const source = new DistSource(options.dist, {
+    createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)),
+    onLoaded: options.onBuildLoaded,
+  });
   const checkRateLimit = createRateLimitCheck({
     limits: { always: options.fingerprintRateLimit ?? 60, optional: options.readRateLimit ?? 0 },
     trustProxy: options.trustProxy ?? false,
@@ -95,7 +101,11 @@ async function answerRequest(event: H3Event, source: DistSource): Promise<Respon
   const state = await source.current();
   const found = getTableMatch(event);
   const request = event.req;
-  if (!found) return serveBuildFile({ request, url: event.url, params: {}, state });
+  const takeQuota = event.context.takeQuota ?? noQuota;
+  if (!found) return serveBuildFile({ request, url: event.url, params: {}, state, takeQuota });
   const handler = HANDLERS[found.route.id as RouteId] ?? (found.route.paged ? servePagedFile : serveRouteFile);
-  return handler({ request, url: event.url, params: found.params, state, route: found.route });
+  return handler({ request, url: event.url, params: found.params, state, route: found.route, takeQuota });
 }
+
+/** No rate limit on this route: nothing to take. */
+async function noQuota(): Promise<void> {}

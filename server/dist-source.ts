@@ -9,6 +9,7 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { CATEGORIES, type Category } from "../core/categories.ts";
+import { indexCompanies } from "../core/lookup.ts";
 import { FINGERPRINT_INDEX_FILE, getRoute } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
@@ -51,7 +52,17 @@ export interface BuildState {
 /** How often, at most, a request checks whether `dist` points at a new build. */
 const RECHECK_MS = 250;
 
+/** What the server says when it starts serving a build (README "Commands": it logs each build it loads). */
+export interface LoadedBuild {
+  /** The build folder's name: a hash of the build's manifest. */
+  id: string;
+  asOf: string;
+  counts: { usernames: number; companies: number; people: number; reports_read: number };
+}
+
 export interface BuildStateOptions {
+  /** Told of every build once it is loaded and about to be served: the first, and each newly published one. */
+  onLoaded?: (build: LoadedBuild) => void;
   /**
    * The fingerprint answer cache of a build, given the build's id (its folder's name: the build
    * names it by its manifest's hash). Default: a new cache in this server's memory.
@@ -70,7 +81,7 @@ export class DistSource {
     this.path = resolve(distPath);
     this.options = options;
     this.link = this.readLink();
-    this.state = loadBuildState(this.resolveRoot(), options);
+    this.state = this.load();
     // Surface a broken dist at start-up rather than on the first request.
     this.state.catch(() => {});
   }
@@ -84,7 +95,7 @@ export class DistSource {
       if (link !== this.link) {
         this.link = link;
         const previous = this.state;
-        const next = loadBuildState(this.resolveRoot(), this.options);
+        const next = this.load();
         // A half-published or broken build must not take the server down: keep the old one.
         this.state = next.catch((error) => {
           process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
@@ -93,6 +104,10 @@ export class DistSource {
       }
     }
     return this.state;
+  }
+
+  private load(): Promise<BuildState> {
+    return loadBuildState(this.resolveRoot(), this.options);
   }
 
   private readLink(): string | null {
@@ -114,7 +129,7 @@ export class DistSource {
 
 export async function loadBuildState(root: string, options: BuildStateOptions = {}): Promise<BuildState> {
   const read = async <T>(path: string): Promise<T> => JSON.parse(await readFile(resolve(root, path), "utf8")) as T;
-  const report = await read<{ as_of: string; base_url: string }>("build-report.json");
+  const report = await read<{ as_of: string; base_url: string; counts: LoadedBuild["counts"] }>("build-report.json");
   const [all, top, ...perCategory] = await Promise.all([
     read<{ data: CompanyItem[] }>(getRoute("getCompanyListAll").file!),
     read<SpammerList>(getRoute("getSpammerTop").file!),
@@ -126,13 +141,8 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
   });
   const search = await loadSearchState(root, report.as_of);
   const companies = all!.data as CompanyItem[];
-  const companyBySlug = new Map<string, number>();
-  const companyByName = new Map<string, number>();
-  companies.forEach((company, i) => {
-    companyBySlug.set(company.slug.toLowerCase(), i);
-    const name = company.name.toLowerCase();
-    if (!companyByName.has(name)) companyByName.set(name, i);
-  });
+  const { bySlug: companyBySlug, byName: companyByName } = indexCompanies(companies);
+  options.onLoaded?.({ id: basename(root), asOf: report.as_of, counts: report.counts });
   return {
     root,
     asOf: report.as_of,

@@ -46,7 +46,8 @@ function toEmbedData(company: Company, urls: Urls): EmbedData {
     direction: widget.trend_direction,
     days: widget.last_7_days,
     week: widget.last_7_days.reduce((a, b) => a + b, 0),
-    category: getCategoryLabel(widget.top_category),
+    // The company's own category, as on its badge, card, page and feed entries (README "Decisions", "Words").
+    category: getCategoryLabel(company.category),
   };
 }
 

@@ -5,17 +5,11 @@
  * are filled in by the report pass.
  */
 import { CATEGORIES, isCategory, type Category } from "../../core/categories.ts";
+import { isPathSlug } from "../../core/lookup.ts";
 import { readAliases, readCompanies, readPeople } from "../snapshot/catalog.ts";
 import type { Snapshot } from "../snapshot/open.ts";
-import type { Rejections } from "./rejections.ts";
+import { toSampleText, type Rejections } from "./rejections.ts";
 import { TREND_DAYS, type Company, type Person } from "./types.ts";
-
-const PATH_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** A slug that can be one URL path segment and one file name as it stands (no dot first, no escapes). */
-export function isPathSlug(slug: string): boolean {
-  return PATH_SLUG.test(slug);
-}
 
 export interface Catalog {
   /** In id order. */
@@ -45,7 +39,7 @@ function readCompanyList(db: Snapshot, rejections: Rejections): Company[] {
     if (lowerSlug === null) continue;
     let category: Category = "other";
     if (isCategory(row.category)) category = row.category;
-    else rejections.add("company_unknown_category", { company_id: row.id, category: row.category });
+    else rejections.add("company_unknown_category", { company_id: row.id, category: toSampleText(row.category) });
     const own = row.name.toLowerCase();
     const distinctAliases = [...new Set((aliases.get(row.id) ?? []).map((a) => a.trim()))].filter((a) => a && a.toLowerCase() !== own);
     companies.push({
@@ -82,7 +76,7 @@ function createSlugChecker(kind: "company" | "person", rejections: Rejections): 
     const lower = slug.toLowerCase();
     const reason = !isPathSlug(slug) ? "invalid_slug" : seen.has(lower) ? "duplicate_slug" : null;
     if (reason) {
-      rejections.add(`${kind}_${reason}`, { [`${kind}_id`]: id, slug });
+      rejections.add(`${kind}_${reason}`, { [`${kind}_id`]: id, slug: toSampleText(slug) });
       return null;
     }
     seen.add(lower);

@@ -12,18 +12,18 @@
 import type { ChatRow } from "../snapshot/content.ts";
 import type { InstantParser } from "./content.ts";
 import { isOn, readCounter } from "./loose-values.ts";
-import type { Rejections } from "./rejections.ts";
+import { toSampleText, type Rejections } from "./rejections.ts";
 import type { ChatStatus } from "./types.ts";
 
 export function readChatStatuses(chats: readonly ChatRow[], asOfMs: number, parseInstant: InstantParser, rejections: Rejections): ChatStatus[] {
   return chats.map((row) => {
-    const sample = { chat_id: row.id, username: row.username };
+    const sample = { chat_id: row.id, username: toSampleText(row.username) };
     const raw = row.protected_since as unknown;
     const protectedSinceMs = typeof raw === "string" ? parseInstant(raw) : null;
-    if (raw !== null && protectedSinceMs === null) rejections.add("chat_invalid_protected_since", { ...sample, protected_since: String(raw) });
+    if (raw !== null && protectedSinceMs === null) rejections.add("chat_invalid_protected_since", { ...sample, protected_since: toSampleText(raw) });
     const statistic = (field: "messages_checked" | "spam_blocked"): number | null => {
       const value = readCounter(row[field]);
-      if (value === null) rejections.add("chat_invalid_statistics", { ...sample, field, value: String(row[field]) });
+      if (value === null) rejections.add("chat_invalid_statistics", { ...sample, field, value: toSampleText(row[field]) });
       return value;
     };
     const botActive = isOn(row.bot_active);

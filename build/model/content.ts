@@ -7,10 +7,10 @@
  * site pages, search and chat status agree on exactly one list (`model.content`). Publication
  * times are parsed here, once, by the rules of report times.
  */
+import { isPathSlug } from "../../core/lookup.ts";
 import { isValidUsername, normalizeUsername } from "../../core/username.ts";
 import type { ContentRows } from "../snapshot/content.ts";
-import { isPathSlug } from "./catalog.ts";
-import type { Rejections } from "./rejections.ts";
+import { toSampleText, type Rejections } from "./rejections.ts";
 import type { ContentPages } from "./types.ts";
 
 /** An ISO 8601 text as Unix milliseconds by the rules of report times, or null. */
@@ -49,7 +49,7 @@ function selectUnique<T extends { id: number }, K extends keyof T & ("slug" | "u
     const value = row[key] as string;
     const path = toPath(value);
     if (path === null || seen.has(path)) {
-      rejections.add(path === null ? "content_invalid_path" : "content_duplicate_path", { table, id: row.id, [key]: value });
+      rejections.add(path === null ? "content_invalid_path" : "content_duplicate_path", { table, id: row.id, [key]: toSampleText(value) });
       continue;
     }
     seen.add(path);

@@ -16,7 +16,7 @@ import { isCategory } from "../../core/categories.ts";
 import type { DetectionRuleRow } from "../snapshot/content.ts";
 import type { InstantParser } from "./content.ts";
 import { isOn } from "./loose-values.ts";
-import type { Rejections } from "./rejections.ts";
+import { toSampleText, type Rejections } from "./rejections.ts";
 import type { PublishedRule, PublishedRules } from "./types.ts";
 
 export function selectDetectionRules(rows: readonly DetectionRuleRow[], parseInstant: InstantParser, rejections: Rejections): PublishedRules {
@@ -24,16 +24,16 @@ export function selectDetectionRules(rows: readonly DetectionRuleRow[], parseIns
   let updatedAtMs: number | null = null;
   for (const row of rows) {
     if (!isOn(row.enabled)) continue;
-    const sample = { rule_id: row.id, name: row.name };
+    const sample = { rule_id: row.id, name: toSampleText(row.name) };
     const weight = row.weight as unknown;
     if (typeof weight !== "number" || !Number.isFinite(weight)) {
-      rejections.add("detection_rule_invalid_weight", { ...sample, weight: String(weight) });
+      rejections.add("detection_rule_invalid_weight", { ...sample, weight: toSampleText(weight) });
       continue;
     }
     const category = row.category === null || isCategory(row.category) ? row.category : null;
-    if (row.category !== null && category === null) rejections.add("detection_rule_unknown_category", { ...sample, category: String(row.category) });
+    if (row.category !== null && category === null) rejections.add("detection_rule_unknown_category", { ...sample, category: toSampleText(row.category) });
     const updatedAt = typeof row.updated_at === "string" ? parseInstant(row.updated_at) : null;
-    if (updatedAt === null) rejections.add("detection_rule_invalid_updated_at", { ...sample, updated_at: String(row.updated_at) });
+    if (updatedAt === null) rejections.add("detection_rule_invalid_updated_at", { ...sample, updated_at: toSampleText(row.updated_at) });
     else if (updatedAtMs === null || updatedAt > updatedAtMs) updatedAtMs = updatedAt;
     rules.push({ id: row.id, name: row.name, kind: row.kind, pattern: row.pattern, category, weight });
   }

@@ -19,15 +19,12 @@ import {
   type TrustLevel,
 } from "../../core/fingerprint/index.ts";
 import type { FingerprintProfileRow } from "../snapshot/catalog.ts";
-import type { RejectionReason, Rejections } from "./rejections.ts";
+import { toSampleText, type RejectionReason, type Rejections } from "./rejections.ts";
 
 const SKIP_REASONS: Record<SkippedSignalReason, RejectionReason> = {
   unknown_key: "fingerprint_signal_unknown_key",
   bad_value: "fingerprint_signal_bad_value",
 };
-
-/** Samples show this much of a signal value: enough to find the row, not a 10 KB blob. */
-const SAMPLE_VALUE_LENGTH = 80;
 
 export function indexFingerprintProfiles(rows: readonly FingerprintProfileRow[], rejections: Rejections): FingerprintIndex {
   const profiles: FingerprintProfileWithSignals[] = [];
@@ -73,7 +70,7 @@ function toSample(profileId: number, signal: FingerprintSignal): Record<string, 
   return {
     profile_id: profileId,
     key: String(signal.key),
-    value: value.length > SAMPLE_VALUE_LENGTH ? `${value.slice(0, SAMPLE_VALUE_LENGTH)}…` : value,
+    value: toSampleText(value),
     length: value.length,
   };
 }

@@ -54,6 +54,20 @@ const EFFECTS: Record<RejectionReason, string> = {
 };
 
 const MAX_SAMPLES = 10;
+/** Samples show this much of an offending value: enough to find and fix the row, not a 10 KB blob. */
+const SAMPLE_TEXT_LENGTH = 80;
+
+/**
+ * An offending value as a sample shows it: as text, cut to SAMPLE_TEXT_LENGTH code points with
+ * "…"; null stays null. The report is JSON, so control characters and quotes are escaped when it
+ * is written.
+ */
+export function toSampleText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const text = typeof value === "string" ? value : String(value);
+  const chars = [...text];
+  return chars.length > SAMPLE_TEXT_LENGTH ? `${chars.slice(0, SAMPLE_TEXT_LENGTH).join("")}…` : text;
+}
 
 type Sample = Record<string, string | number | null>;
 

@@ -13,7 +13,7 @@ import { tallyCategories } from "../snapshot/report-sql.ts";
 import { startSideAggregates, type SideAggregates } from "../snapshot/side-aggregates.ts";
 import { readUsernameGroups, type UsernameGroupRow } from "../snapshot/username-groups.ts";
 import type { Catalog } from "./catalog.ts";
-import type { Rejections } from "./rejections.ts";
+import { toSampleText, type Rejections } from "./rejections.ts";
 import { rankSpammerRows, selectSpammerLists } from "./spammer-ranking.ts";
 import { SpammerTableBuilder, type SpammerRow, type SpammerTable } from "./spammer-table.ts";
 import { TREND_DAYS, type SpammerLists } from "./types.ts";
@@ -46,18 +46,32 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
     previous = username;
     const undated = group.undated;
     if (undated > 0) {
-      const sample = () => ({ report_id: groups.firstReportIds(username).firstUndated, username, reports: undated });
+      const sample = () => {
+        const id = groups.firstReportIds(username).firstUndated;
+        return { report_id: id, username, reports: undated, created_at: toSampleText(groups.readReport(id).created_at) };
+      };
       rejections.add("report_invalid_created_at", sample, undated);
     }
     categoryCounts.fill(0);
     const unknown = tallyCategories(group.categories, categoryCounts);
-    if (unknown > 0) rejections.add("report_unknown_category", { username, reports: unknown }, unknown);
+    if (unknown > 0) {
+      const sample = () => {
+        const id = groups.firstReportIds(username).firstUnknownCategory;
+        return { username, reports: unknown, report_id: id, category: toSampleText(groups.readReport(id).category) };
+      };
+      rejections.add("report_unknown_category", sample, unknown);
+    }
     const count = group.count;
     if (count === 0) continue;
     processed += count;
     const rejection = getUsernameRejection(username);
     if (rejection) {
-      rejections.add(`username_${rejection}`, () => ({ username, reports: count, report_id: groups.firstReportIds(username).first }), count);
+      const sample = () => {
+        const id = groups.firstReportIds(username).first;
+        // The username as normalised, and as the first report spelled it.
+        return { username: toSampleText(username), reports: count, report_id: id, spelling: toSampleText(groups.readReport(id).username) };
+      };
+      rejections.add(`username_${rejection}`, sample, count);
       continue;
     }
     table.add(toRow(group, categoryCounts, rankCompanies(group.companyIds, companyIndex, catalog)));
@@ -104,11 +118,11 @@ function rankCompanies(companyIds: string | null, companyIndex: Map<number, numb
 
 /** Company and person complaint counts, aggregated by SQLite, plus the rejections among reports without a username. */
 function applySideAggregates({ companies, people, oddities, badConfidences }: SideAggregates, catalog: Catalog, rejections: Rejections): void {
-  const [[badConfidenceCount, firstBadConfidenceId]] = badConfidences;
-  if (badConfidenceCount > 0) rejections.add("report_invalid_confidence", { report_id: firstBadConfidenceId }, badConfidenceCount);
+  const [[badConfidenceCount, firstBadConfidenceId, firstBadConfidence]] = badConfidences;
+  if (badConfidenceCount > 0) rejections.add("report_invalid_confidence", { report_id: firstBadConfidenceId, confidence: toSampleText(firstBadConfidence) }, badConfidenceCount);
   for (const [id, createdAt, category, dated, position] of oddities) {
-    if (!dated) rejections.add("report_invalid_created_at", { report_id: id, created_at: createdAt });
-    else if (position === 0) rejections.add("report_unknown_category", { report_id: id, category });
+    if (!dated) rejections.add("report_invalid_created_at", { report_id: id, created_at: toSampleText(createdAt) });
+    else if (position === 0) rejections.add("report_unknown_category", { report_id: id, category: toSampleText(category) });
   }
   for (const [id, count, first, last, dayOffsets, categories, firstReportId] of companies) {
     const company = catalog.companyById.get(id);

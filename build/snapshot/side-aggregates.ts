@@ -30,8 +30,8 @@ export interface SideAggregates {
   companies: CompanyAggregateRow[];
   people: PersonCountRow[];
   oddities: UnnamedOddityRow[];
-  /** [[count, smallest id]] of the reports whose confidence is not an integer (text or a fraction in a loose export). */
-  badConfidences: [[number, number | null]];
+  /** [[count, smallest id, its confidence as text]] of the reports whose confidence is not an integer (text or a fraction in a loose export). */
+  badConfidences: [[number, number | null, string | null]];
 }
 
 const sideAggregateQueries = (since: number): SideQuery[] => [
@@ -57,7 +57,8 @@ const sideAggregateQueries = (since: number): SideQuery[] => [
   {
     name: "badConfidences",
     params: {},
-    sql: "SELECT count(*), min(id) FROM reports WHERE typeof(confidence) <> 'integer'",
+    sql: `SELECT n, first, (SELECT CAST(confidence AS TEXT) FROM reports WHERE id = first)
+          FROM (SELECT count(*) AS n, min(id) AS first FROM reports WHERE typeof(confidence) <> 'integer')`,
   },
   {
     name: "oddities",

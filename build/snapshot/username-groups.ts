@@ -124,31 +124,45 @@ const REPORT_COLUMNS = (table: string) =>
 export function readUsernameGroups(db: Snapshot, windows: TrendWindows): UsernameGroups {
   /** Every raw spelling of each normal form that is also spelled otherwise (the normal form included). */
   const spellingsOf = new Map<string, unknown[]>();
-  const first = db.prepare(`SELECT min(id), min(CASE WHEN ${instantSql("created_at")} IS NULL THEN id END) FROM reports WHERE username = ?`).raw();
+  const first = db
+    .prepare(
+      `SELECT min(id), min(CASE WHEN t IS NULL THEN id END), min(CASE WHEN t IS NOT NULL AND category IS NOT NULL AND ${categoryPositionSql("category")} = 0 THEN id END)
+       FROM (SELECT id, category, ${instantSql("created_at")} AS t FROM reports WHERE username = ?)`,
+    )
+    .raw();
+  const values = db.prepare("SELECT CAST(username AS TEXT), CAST(created_at AS TEXT), CAST(category AS TEXT), CAST(confidence AS TEXT) FROM reports WHERE id = ?").raw();
   return {
     [Symbol.iterator]: () => iterateUsernameGroups(db, windows, spellingsOf),
     firstReportIds(username) {
-      let firstId = Infinity;
-      let firstUndatedId = Infinity;
+      const smallest = [Infinity, Infinity, Infinity];
       for (const raw of spellingsOf.get(username) ?? [username]) {
-        const [id, undatedId] = first.get(raw) as [number | null, number | null];
-        if (id !== null && id < firstId) firstId = id;
-        if (undatedId !== null && undatedId < firstUndatedId) firstUndatedId = undatedId;
+        const ids = first.get(raw) as (number | null)[];
+        ids.forEach((id, k) => {
+          if (id !== null && id < smallest[k]!) smallest[k] = id;
+        });
       }
-      return { first: firstId === Infinity ? null : firstId, firstUndated: firstUndatedId === Infinity ? null : firstUndatedId };
+      const [firstId, undated, unknownCategory] = smallest.map((id) => (id === Infinity ? null : id));
+      return { first: firstId!, firstUndated: undated!, firstUnknownCategory: unknownCategory! };
+    },
+    readReport(id) {
+      const [username, createdAt, category, confidence] = (values.get(id) as (string | null)[] | undefined) ?? [null, null, null, null];
+      return { username: username!, created_at: createdAt!, category: category!, confidence: confidence! };
     },
   };
 }
 
 /**
- * The username pass's rows, and where the build report's samples point: the smallest report id
- * of a username (and of its undated reports). Those are looked up for the few samples the report
- * keeps rather than aggregated for every username (two aggregates fewer per report: an eighth of
- * the pass's SQLite time).
+ * The username pass's rows, and what the build report's samples show: the smallest report id of a
+ * username (of any spelling), of its undated reports and of its dated reports with an unknown
+ * category, and a report's own values. Those are looked up for the few samples the report keeps
+ * rather than aggregated for every username (two aggregates fewer per report: an eighth of the
+ * pass's SQLite time).
  */
 export interface UsernameGroups extends Iterable<UsernameGroupRow> {
   /** Only while the rows are being read (the spellings are known from then on). */
-  firstReportIds(username: string): { first: number | null; firstUndated: number | null };
+  firstReportIds(username: string): { first: number | null; firstUndated: number | null; firstUnknownCategory: number | null };
+  /** A report's columns as text, as the snapshot holds them (all null for an unknown id). */
+  readReport(id: number | null): { username: string | null; created_at: string | null; category: string | null; confidence: string | null };
 }
 
 function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows, spellingsOf: Map<string, unknown[]>): Generator<UsernameGroupRow> {

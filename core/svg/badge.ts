@@ -61,10 +61,10 @@ function renderBadge({ label, value, color, accessibleName }: BadgeInput): strin
   return createSvgDocument(width, BADGE_HEIGHT, accessibleName, body);
 }
 
-/** `no reports`, `1 report`, `1,234 reports`. */
-function formatReports(count: number): string {
-  if (count === 0) return "no reports";
-  return `${formatCount(count)} ${pluralize(count, "report")}`;
+/** `no complaints`, `1 complaint`, `1,234 complaints` (README "Words": a company has complaints). */
+function formatComplaints(count: number): string {
+  if (count === 0) return "no complaints";
+  return `${formatCount(count)} ${pluralize(count, "complaint")}`;
 }
 
 export interface CompanyBadgeInput {
@@ -81,14 +81,22 @@ function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInpu
   return BADGE_COLORS.amber;
 }
 
-export function renderCompanyBadge(company: CompanyBadgeInput): string {
-  const value = formatReports(company.reportsCount);
-  return renderBadge({
+/**
+ * What a company's badge says and in which colour: the one decision behind the SVG badge and its
+ * shields.io endpoint JSON (core/svg/shields-endpoint.ts), so the two cannot disagree.
+ */
+export function getCompanyBadge(company: CompanyBadgeInput): BadgeInput {
+  const value = formatComplaints(company.reportsCount);
+  return {
     label: company.name,
     value,
     color: getCompanyBadgeColor(company),
     accessibleName: `${toDisplayText(company.name)}: ${value}`,
-  });
+  };
+}
+
+export function renderCompanyBadge(company: CompanyBadgeInput): string {
+  return renderBadge(getCompanyBadge(company));
 }
 
 export interface ChatBadgeInput {
@@ -112,5 +120,19 @@ export function renderChatBadge(chat: ChatBadgeInput): string {
     value: chat.protected ? "protected" : "not protected",
     color: chat.protected ? BADGE_COLORS.green : BADGE_COLORS.grey,
     accessibleName: `Spam protection of ${who}: ${detail}`,
+  });
+}
+
+/**
+ * The badge of an address that names no company or chat, answered with status 404 so that an
+ * `<img>` shows a sentence instead of a broken image. Constant (it never repeats the request),
+ * so a static host serves the same bytes from one file of the build.
+ */
+export function renderNotFoundBadge(): string {
+  return renderBadge({
+    label: "spam check",
+    value: "not found",
+    color: BADGE_COLORS.grey,
+    accessibleName: "Spam check: not found. Nothing is published under this name; check the spelling of the company or chat.",
   });
 }

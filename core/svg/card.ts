@@ -71,9 +71,9 @@ function renderSparkline(days: readonly number[]): string {
 
 /** The accessible name: everything the card draws, in words. */
 function describeCard(card: CardInput): string {
-  if (card.reportsCount === 0) return `${toDisplayText(card.name)}, ${card.categoryLabel}: no reports`;
+  if (card.reportsCount === 0) return `${toDisplayText(card.name)}, ${card.categoryLabel}: no complaints`;
   const current = card.lastSevenDays.reduce((a, b) => a + b, 0);
-  const reports = `${formatCount(card.reportsCount)} ${pluralize(card.reportsCount, "report")}`;
+  const reports = `${formatCount(card.reportsCount)} ${pluralize(card.reportsCount, "complaint")}`;
   const recent = `${formatCount(current)} in the last 7 days (${card.trend} vs the 7 days before)`;
   return `${toDisplayText(card.name)}, ${card.categoryLabel}: ${reports}; ${recent}; by day, oldest first: ${card.lastSevenDays.join(", ")}`;
 }
@@ -92,7 +92,7 @@ export function renderCompanyCardSvg(card: CardInput): string {
       createText(name, { x: MARGIN, y: 32, fontSize: NAME_SIZE, fill: CARD_COLORS.text }) +
         createText(category, { x: MARGIN, y: 52, fontSize: 11, fill: CARD_COLORS.muted }) +
         createText(count, { x: MARGIN, y: 92, fontSize: fitFontSize(count, LEFT_COLUMN_WIDTH, COUNT_SIZE), fill: CARD_COLORS.text }) +
-        createText(pluralize(card.reportsCount, "report"), { x: MARGIN, y: 108, fontSize: 11, fill: CARD_COLORS.muted }) +
+        createText(pluralize(card.reportsCount, "complaint"), { x: MARGIN, y: 108, fontSize: 11, fill: CARD_COLORS.muted }) +
         createText(trend, { x: INNER_RIGHT, y: 72, fontSize: fitFontSize(trend, RIGHT_COLUMN_WIDTH, 11), anchor: "end", fill: trendColor }) +
         createText("last 7 days", { x: INNER_RIGHT, y: 116, fontSize: 9, anchor: "end", fill: CARD_COLORS.muted }),
     ) +

@@ -4,7 +4,7 @@ import { DAY_MS, formatInstant } from "../../core/time.ts";
 import { slugify } from "../../core/transliterate.ts";
 import type { Random } from "./random.ts";
 import { BLOG_TOPICS, GLOSSARY_TERMS, HANDLE_WORDS, HOSTILE_NAMES, RULE_KINDS, VIDEO_TOPICS } from "./names.ts";
-import { loadFingerprintLibrary } from "./fingerprints.ts";
+import { importFingerprintLibrary } from "../fingerprints/import.ts";
 
 /** Glossary, videos, channels, chats, blog posts, detection rules and fingerprint profiles. */
 export function generateContent(db: Database.Database, random: Random, scale: number, asOfMs: number): void {
@@ -68,5 +68,5 @@ export function generateContent(db: Database.Database, random: Random, scale: nu
     insertRule.run(`${kind} ${word} ${id}`, kind, pattern, random.chance(0.9) ? random.pick(CATEGORIES) : null, Math.round(random.next() * 20) / 10 + 0.1, random.chance(0.85) ? 1 : 0, past(300));
   }
 
-  loadFingerprintLibrary(db);
+  importFingerprintLibrary(db);
 }

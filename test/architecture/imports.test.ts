@@ -24,7 +24,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The build's own root: the steps in order (build.ts), the emit context, errors, threads, publishing.
   build: ["build/snapshot", "build/model", "build/emitters", "build/api-json", "build/writer", "core"],
   server: ["core"],
-  cli: ["build", "server", "data", "core"],
+  // build/snapshot: commands that change a snapshot open it as the build does (same checks, same errors).
+  cli: ["build", "build/snapshot", "server", "data", "core"],
   // Benchmarks drive every room and may build the test fixture; tests read everything.
   bench: ["cli", "build", "build/snapshot", "build/model", "build/writer", "server", "data", "core", "test/helpers"],
   "test/helpers": ["*"],

@@ -90,7 +90,7 @@ describe("the build", () => {
     });
     expect(byReason.get("report_unknown_company")).toMatchObject({ count: 1, samples: [{ report_id: 22, company_id: 42 }] });
     expect(byReason.get("company_invalid_slug")).toMatchObject({ count: 1, samples: [{ company_id: 8, slug: "bad slug!" }] });
-    expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ username: "spam_king", reports: 1 }, { report_id: 25, category: "bogus" }] });
+    expect(byReason.get("report_unknown_category")).toMatchObject({ count: 2, samples: [{ username: "spam_king", reports: 1, report_id: 6, category: "spamz" }, { report_id: 25, category: "bogus" }] });
     expect(fixture.summary.counts.usernames).toBe(6);
   });
 
@@ -120,8 +120,8 @@ describe("the build", () => {
     const byReason = new Map(summary.rejections.map((r) => [r.reason, r]));
     expect(byReason.get("username_empty")).toMatchObject({ count: 1, samples: [{ username: "", reports: 1, report_id: 4 }] });
     // The samples point at the first report of any spelling, and of the undated ones.
-    expect(byReason.get("username_invalid_characters")).toMatchObject({ count: 2, samples: [{ username: "bad-name", reports: 2, report_id: 5 }] });
-    expect(byReason.get("report_invalid_created_at")).toMatchObject({ count: 1, samples: [{ username: "bad-name", reports: 1, report_id: 6 }] });
+    expect(byReason.get("username_invalid_characters")).toMatchObject({ count: 2, samples: [{ username: "bad-name", reports: 2, report_id: 5, spelling: "@Bad-Name" }] });
+    expect(byReason.get("report_invalid_created_at")).toMatchObject({ count: 1, samples: [{ username: "bad-name", reports: 1, report_id: 6, created_at: "yesterday" }] });
   });
 
   it("leaves out a confidence that is not an integer, and reports it", () => {
@@ -134,7 +134,7 @@ describe("the build", () => {
     const { files, summary } = withSnapshot("loose-confidence", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }));
     const confidence = (u: string) => JSON.parse(files.get(`api/check/${u}.json`)!.toString()).confidence_max;
     expect([confidence("conf_text"), confidence("conf_real"), confidence("conf_int")]).toEqual([70, 0, 65]);
-    expect(summary.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1 }] }));
+    expect(summary.rejections).toContainEqual(expect.objectContaining({ reason: "report_invalid_confidence", count: 2, samples: [{ report_id: 1, confidence: "high" }] }));
   });
 
   it("fails with the reason when the username pass's query thread fails", () => {

@@ -19,6 +19,7 @@ const COMMANDS = [
   ["npm start", "cli/start.ts", ["--scale", "--db", "--out", "--base-url", "--dist", "--port", "--host", "--trust-proxy", "--read-limit", ...TIMEOUT_FLAGS]],
   ["npm run hosting", "cli/hosting.ts", ["--root", "--listen", "--upstream"]],
   ["npm run bench", "bench/run.ts", ["--only", "--scale", "--reuse-sample", "--dir"]],
+  ["npm run fingerprints", "cli/fingerprints.ts", ["--db"]],
 ] as const;
 
 const dirs: string[] = [];

@@ -206,8 +206,8 @@ describe("relative time of a company's last complaint", () => {
     [Date.UTC(2025, 2, 12, 0, 0, 0), "12 months ago"],
     [Date.UTC(2025, 2, 11, 0, 0, 0), "1 year ago"],
     [Date.UTC(2023, 2, 11, 0, 0, 0), "3 years ago"],
-    [null, "no reports yet"],
-    [Number.NaN, "no reports yet"],
+    [null, "no complaints yet"],
+    [Number.NaN, "no complaints yet"],
   ])("%s is %j", (ms, text) => {
     expect(formatRelativeTime(ms, now)).toBe(text);
   });

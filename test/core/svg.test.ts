@@ -187,7 +187,7 @@ describe("every SVG of the build", () => {
       expect(svg).toContain("&lt;b&gt;Bold &amp; &quot;Co&quot;&lt;/b&gt;");
       expect(svg).not.toContain("<b>");
     }
-    expect(parseSvg(card).attrs["aria-label"]).toMatch(/^<b>Bold & "Co"<\/b>, Other: 1 report;/);
+    expect(parseSvg(card).attrs["aria-label"]).toMatch(/^<b>Bold & "Co"<\/b>, Other: 1 complaint;/);
     const chat = read("api/chat/hostile_chat/badge.svg");
     expect(chat).toContain("&lt;img src=x onerror=alert(1)&gt; שלום \u202eevil (@hostile_chat)");
     expect(chat).not.toContain("<img");
@@ -195,11 +195,11 @@ describe("every SVG of the build", () => {
 
   it("shows a company without complaints as such", () => {
     const root = parseSvg(read("api/card/also-zero.svg"));
-    expect(root.attrs["aria-label"]).toBe("Also Zero, Other: no reports");
+    expect(root.attrs["aria-label"]).toBe("Also Zero, Other: no complaints");
     expect(findTexts(root).map((t) => t.el.text)).toContain("no complaints yet");
     const bars = root.children.filter((c) => c.name === "rect").slice(1);
     expect(bars.map((b) => b.attrs.height)).toEqual(["1", "1", "1", "1", "1", "1", "1"]);
-    expect(parseSvg(read("api/badge/also-zero.svg")).attrs["aria-label"]).toBe("Also Zero: no reports");
+    expect(parseSvg(read("api/badge/also-zero.svg")).attrs["aria-label"]).toBe("Also Zero: no complaints");
   });
 });
 
@@ -251,12 +251,13 @@ describe("golden files", () => {
 
   it.each([
     ["badge.svg", "api/badge/alpha-leads.svg"],
-    ["badge-no-reports.svg", "api/badge/also-zero.svg"],
+    ["badge-no-complaints.svg", "api/badge/also-zero.svg"],
     ["card.svg", "api/card/alpha-leads.svg"],
     ["card-cyrillic.svg", "api/card/beta-partnery.svg"],
-    ["card-no-reports.svg", "api/card/also-zero.svg"],
+    ["card-no-complaints.svg", "api/card/also-zero.svg"],
     ["chat-badge-protected.svg", "api/chat/traders_chat/badge.svg"],
     ["chat-badge-not-protected.svg", "api/chat/quiet_chat/badge.svg"],
+    ["badge-not-found.svg", "404.svg"],
   ])("%s matches %s", (golden, path) => {
     expectGolden(golden, read(path));
   });

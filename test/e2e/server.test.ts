@@ -3,8 +3,8 @@
  * unknown routes, path safety, picking up a new build without a restart, and graceful shutdown.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BAD_ENCODING_DETAIL, formatProblem } from "../../core/routes/problem.ts";
 import { createApp } from "../../server/app.ts";
@@ -85,7 +85,7 @@ describe.each(CLIENT_KINDS)("files and protocol (%s)", (kind) => {
     expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 
-  it.each(["/nope", "/api/nope/deeper", "/api/check", "/api/check/", "/.dist-builds/x", "/%2e%2e/%2e%2e/etc/passwd", "/api/..%2f..%2fpackage.json"])(
+  it.each(["/nope", "/api/nope/deeper", "/api/check/", "/.dist-builds/x", "/%2e%2e/%2e%2e/etc/passwd", "/api/..%2f..%2fpackage.json"])(
     "answers %s with a JSON 404",
     async (path) => {
       const res = await client.fetch(path);
@@ -162,7 +162,8 @@ describe("a new build", () => {
   it("is picked up without a restart and without a failed request", async () => {
     const local = buildFixture("reload");
     try {
-      const app = createApp({ dist: local.dist });
+      const loaded: string[] = [];
+      const app = createApp({ dist: local.dist, onBuildLoaded: (build) => loaded.push(`${build.id} ${build.asOf} ${build.counts.usernames}`) });
       const before = (await (await app.request("/build-report.json")).json()) as any;
       expect(before.source).toBe("Test fixture");
       let failures = 0;
@@ -190,6 +191,9 @@ describe("a new build", () => {
       expect(failures).toBe(0);
       const after = (await (await app.request("/build-report.json")).json()) as any;
       expect(after.source).toBe("Rebuilt");
+      // Each build is announced once, when the server starts serving it.
+      const id = () => basename(realpathSync(local.dist));
+      expect(loaded).toEqual([`${local.summary.buildId} ${before.as_of} ${before.counts.usernames}`, `${id()} ${after.as_of} ${after.counts.usernames}`]);
     } finally {
       local.cleanup();
     }
@@ -213,6 +217,7 @@ describe("npm run serve", () => {
       child.on("exit", () => reject(new Error(`server exited: ${output}`)));
     });
     const res = await fetch(new URL("/api/check/spam_king", url));
+    await vi.waitFor(() => expect(output).toContain(`serve: loaded build ${fixture.summary.buildId}: as of 2026-03-11T10:00:00Z, 6 usernames, `));
     expect(res.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");

@@ -3,10 +3,10 @@
  * (declared beside its flag in cli/flag-table.ts) is cleared unless the test sets it, so that
  * neither the machine's settings nor vitest's own (it sets BASE_URL to "/") leak in.
  */
-import { BENCH, BUILD, HOSTING, SAMPLE, SERVE, START } from "../../cli/flag-table.ts";
+import { BENCH, BUILD, FINGERPRINTS, HOSTING, SAMPLE, SERVE, START } from "../../cli/flag-table.ts";
 
 const COMMAND_ENV = new Set(
-  [SAMPLE, BUILD, SERVE, START, HOSTING, BENCH].flatMap((command) => Object.values(command.flags).flatMap((flag) => ("env" in flag ? [flag.env] : []))),
+  [SAMPLE, BUILD, SERVE, START, HOSTING, BENCH, FINGERPRINTS].flatMap((command) => Object.values(command.flags).flatMap((flag) => ("env" in flag ? [flag.env] : []))),
 );
 
 export function getCommandEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -109,7 +109,7 @@ describe.each(CLIENT_KINDS)("GET /api/search (%s)", (kind) => {
     expect(await last("alpha")).toEqual({ "Alpha Leads": "today" });
     expect(await last("бета")).toEqual({ "Бета Партнёры": "7 days ago" });
     expect(await last("bold")).toEqual({ '<b>Bold & "Co"</b>': "2 weeks ago" });
-    expect(await last("https://zero.example/")).toEqual({ "Zero Co": "no reports yet" });
+    expect(await last("https://zero.example/")).toEqual({ "Zero Co": "no complaints yet" });
     expect(await last("big capstone", crowdedClient)).toEqual({ "Big Capstone": "5 weeks ago" });
   });
 

@@ -1,14 +1,13 @@
 /**
- * The curated fingerprint profile library (data/fingerprints/library.json): reading, validating,
- * and loading it into a snapshot's fp_profiles/fp_signals tables. The sample snapshot ships every
- * profile, public or not, because deciding visibility is the build's job (core/fingerprint).
+ * The curated fingerprint profile library (data/fingerprints/library.json): reading and
+ * validating it. import.ts loads it into a snapshot; the sample snapshot ships every profile,
+ * public or not, because deciding visibility is the build's job (core/fingerprint).
  */
 import { readFileSync } from "node:fs";
-import type Database from "better-sqlite3";
 import { MAX_SIGNAL_VALUE_LENGTH, PROFILE_KINDS, SIGNAL_KEY_INDEX, TRUST_LEVELS } from "../../core/fingerprint/index.ts";
 import type { FingerprintProfile, FingerprintProfileWithSignals, ProfileKind, TrustLevel } from "../../core/fingerprint/index.ts";
 
-const FINGERPRINT_LIBRARY_URL = new URL("../fingerprints/library.json", import.meta.url);
+const FINGERPRINT_LIBRARY_URL = new URL("./library.json", import.meta.url);
 
 export interface LibraryProfile extends FingerprintProfile {
   /** Where the values come from; required, so that every value can be traced. */
@@ -95,22 +94,6 @@ export function toProfilesWithSignals(library: FingerprintLibrary): FingerprintP
     ...profile,
     signals: Object.entries(signals).map(([key, value]) => ({ key, value })),
   }));
-}
-
-/** Inserts the shipped library into existing fp_profiles/fp_signals tables, in one transaction. */
-export function loadFingerprintLibrary(db: Database.Database): void {
-  const library = readFingerprintLibrary();
-  const insertProfile = db.prepare(
-    `INSERT INTO fp_profiles (id, label, kind, name, os_family, trust_level, observations, confirmations)
-     VALUES (@id, @label, @kind, @name, @os_family, @trust_level, @observations, @confirmations)`,
-  );
-  const insertSignal = db.prepare("INSERT INTO fp_signals (profile_id, key, value) VALUES (?, ?, ?)");
-  db.transaction(() => {
-    for (const { source: _source, signals, ...profile } of library.profiles) {
-      insertProfile.run(profile);
-      for (const [key, value] of Object.entries(signals)) insertSignal.run(profile.id, key, value);
-    }
-  })();
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
