@@ -16,7 +16,8 @@ import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompa
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
-import { createDumpIndex, renderDumpIndexPage, type ListedDump } from "../dump/dump-index.ts";
+import { createDumpIndex, type ListedDump } from "../dump/dump-index.ts";
+import { renderDumpIndexPage } from "../html/dump-index-page.ts";
 import { collectNewWeekDumps } from "../dump/new-weeks.ts";
 import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer/index.ts";
