@@ -85,7 +85,7 @@ function otherScript(text: string): string {
 }
 
 /** What a user types for an entity: its title, cut at a word end to at most 32 characters. */
-function typedName(title: string): string {
+export function typedName(title: string): string {
   if (title.length <= 32) return title;
   const cut = title.slice(0, 32);
   const space = cut.lastIndexOf(" ");
@@ -97,20 +97,22 @@ export function createBenchQueries(entities: readonly GlobalSearchEntity[], perK
   for (const kind of QUERY_KINDS) {
     for (let n = 0; n < perKind; n++) {
       const entity = entities[random.int(entities.length)]!;
-      const name = typedName(entity.title);
-      let query: string;
-      if (kind === "other script") query = otherScript(name);
-      else if (kind === "wrong layout") query = swapKeyboardLayout(name);
-      else if (kind === "two typos") {
-        // The second typo may undo the first ("ab" → "b" → "ab"): then another second typo.
-        const once = typo(name, random.pick(["substitution", "deletion", "insertion"] as const), random);
-        query = once;
-        for (let attempt = 0; attempt < 8 && (query === once || query.toLowerCase() === name.toLowerCase()); attempt++) {
-          query = typo(once, random.pick(["substitution", "deletion", "transposition"] as const), random);
-        }
-      } else query = typo(name, kind, random);
-      queries.push({ kind, query, type: entity.type, url: entity.url });
+      queries.push({ kind, query: alterName(typedName(entity.title), kind, random), type: entity.type, url: entity.url });
     }
   }
   return queries;
+}
+
+/** `name` as a query of `kind`: with typos, in the other script, or typed on the other layout. */
+export function alterName(name: string, kind: QueryKind, random: BenchRandom): string {
+  if (kind === "other script") return otherScript(name);
+  if (kind === "wrong layout") return swapKeyboardLayout(name);
+  if (kind !== "two typos") return typo(name, kind, random);
+  // The second typo may undo the first ("ab" → "b" → "ab"): then another second typo.
+  const once = typo(name, random.pick(["substitution", "deletion", "insertion"] as const), random);
+  let query = once;
+  for (let attempt = 0; attempt < 8 && (query === once || query.toLowerCase() === name.toLowerCase()); attempt++) {
+    query = typo(once, random.pick(["substitution", "deletion", "transposition"] as const), random);
+  }
+  return query;
 }

@@ -100,12 +100,10 @@ export class ExampleCollector {
   /** The answer of a computed route (search, fingerprint match), or undefined for a file route. */
   private compute(id: RouteId, request: ExampleRequest, urls: Urls, asOfMs: number, fingerprint: FingerprintIndex | null): string | undefined {
     const q = request.query?.q ?? "";
-    if (id === "searchLive") {
+    if (id === "searchLive" || id === "searchGlobal") {
       const live = loadLiveIndex({ json: this.text(SEARCH_INDEX_FILES.liveHeader), binary: this.kept.get(SEARCH_INDEX_FILES.liveBinary) as Uint8Array });
-      return JSON.stringify(answerLiveSearch(live, asOfMs, urls, q, false));
-    }
-    if (id === "searchGlobal") {
-      const searcher = createGlobalSearcher(this.json<GlobalSearchIndex>(SEARCH_INDEX_FILES.global)!);
+      if (id === "searchLive") return JSON.stringify(answerLiveSearch(live, asOfMs, urls, q, false));
+      const searcher = createGlobalSearcher(this.json<GlobalSearchIndex>(SEARCH_INDEX_FILES.global)!, { usernames: live });
       return JSON.stringify(answerGlobalSearch(searcher, q, false, 0));
     }
     if (id === "checkUsernames") {

@@ -5,8 +5,8 @@
  * own indexes and never from the previous build's.
  *
  * Loading is the only whole-corpus work: the global searcher derives its n-gram postings from
- * the texts (faster than reading them), the live index maps its raw arrays back as they are.
- * Requests then only look up.
+ * the texts (faster than reading them), the live index maps its raw arrays back as they are, and
+ * global search's username group searches those same arrays. Requests then only look up.
  */
 import { readFile } from "node:fs/promises";
 import { SEARCH_INDEX_FILES } from "../core/routes/table.ts";
@@ -41,9 +41,7 @@ export async function loadSearchState(root: string, asOf: string): Promise<Searc
   if (!Number.isFinite(asOfMs)) throw new Error(`build-report.json as_of is not an instant: ${JSON.stringify(asOf)}`);
   const globalIndex = JSON.parse(global.toString("utf8")) as GlobalSearchIndex;
   if (globalIndex.format !== GLOBAL_SEARCH_INDEX_FORMAT) throw new Error(`${SEARCH_INDEX_PATHS.global}: unknown format ${JSON.stringify(globalIndex.format)}`);
-  return {
-    global: createGlobalSearcher(globalIndex),
-    live: loadLiveIndex({ json: liveHeader.toString("utf8"), binary: liveBinary }),
-    asOfMs,
-  };
+  const live = loadLiveIndex({ json: liveHeader.toString("utf8"), binary: liveBinary });
+  // Global search's username group reads the live index's arrays: one copy of every username.
+  return { global: createGlobalSearcher(globalIndex, { usernames: live }), live, asOfMs };
 }

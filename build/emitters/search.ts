@@ -7,7 +7,9 @@
  *   the same core/search functions that fold queries; urls site-relative (reference).
  * - search/live.json + search/live.bin: GET /api/search over companies (name, aliases, website
  *   domain), people and every valid spammer username with its reports count; the header as
- *   JSON, the arrays as raw bytes (core/search/live-index-format.ts).
+ *   JSON, the arrays as raw bytes (core/search/live-index-format.ts). Global search's ninth
+ *   group, reported usernames, is answered from these same arrays (core/search/global-usernames.ts),
+ *   so global.json holds no username and a server holds each once.
  *
  * Usernames are read off the model's spammer table into typed arrays
  * (core/search/ranked-usernames.ts): no object per username.

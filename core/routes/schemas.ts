@@ -260,7 +260,7 @@ export const GlobalSearchSchema = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { description: "Non-empty groups only." },
+      { description: "Non-empty groups only, the group with the best match first (exact, prefix, word prefix, typo), then in the type order." },
     ),
   },
   { $id: "GlobalSearch", additionalProperties: false },

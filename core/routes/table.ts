@@ -437,7 +437,8 @@ export const ROUTES = [
     path: "/api/search/global",
     tag: "Search",
     summary: "Global search",
-    description: "Typo-tolerant and prefix search over eight groups (companies, people, glossary, videos, video channels, chat channels, chats, blog posts), in either script or keyboard layout. Empty groups are left out; urls are site-relative.",
+    description:
+      "Typo-tolerant and prefix search over eight groups (companies, people, glossary, videos, video channels, chat channels, chats, blog posts), in either script or keyboard layout, and over reported usernames (`spammer`), with or without `@`, found as live search finds them (exact, prefix, substring; no typo matches: a username a letter away is another account). In a group: exact matches, then prefixes, then a word's prefix (a username containing the query), then typo matches. Groups go by their best item on that scale, then in the order above, so the first item of the first group is the best match. Empty groups are left out; urls are site-relative.",
     params: [
       queryParam("q", `What to look for, ${GLOBAL_QUERY_LENGTH.min}..${GLOBAL_QUERY_LENGTH.max} characters (shorter answers no results).`, Type.String({ maxLength: GLOBAL_QUERY_LENGTH.max }), true),
       queryParam("limit", `Cap per group, ${GLOBAL_SEARCH_LIMIT.min}..${GLOBAL_SEARCH_LIMIT.max}, replacing the group defaults (3..8).`, Type.Integer({ minimum: GLOBAL_SEARCH_LIMIT.min, maximum: GLOBAL_SEARCH_LIMIT.max })),

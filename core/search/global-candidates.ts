@@ -4,15 +4,19 @@
  * it (only those score it). Three sources:
  *
  * 1. Whole texts. `sortedTexts` puts equal texts and texts starting with the variant next to
- *    each other: one binary search finds exact matches (and text-prefix matches, when few),
- *    however low their rank.
- * 2. Word prefixes. The list of the gram " xy" (space-padded, so any word start) holds, in rank
- *    order within each type, every document with a word starting with "xy"; so does the list of
- *    any other trigram of " xyz…", and the shortest is walked. Walking the head of each type's
- *    segment and checking the whole variant gives the best-ranked prefix matches ("ишт" → "bin"
- *    → Binance before Bingo).
+ *    each other: one binary search finds exact matches however low their rank, and the texts
+ *    starting with the variant, of which each type's best-ranked are taken.
+ * 2. Word prefixes. The lists of the grams of " xyz…" (space-padded, so any word start) each
+ *    hold, in rank order within each type, every document with a word starting with "xyz…":
+ *    walking the shortest, checked against the next shortest, gives each type's best-ranked
+ *    prefix matches ("ишт" → "bin" → Binance before Bingo).
  * 3. N-gram votes (global-votes.ts), the fuzzy matches, for the variants the searcher marks
  *    fuzzy (see global-searcher.ts for which).
+ *
+ * Exact and prefix matches outrank fuzzy ones in a group (the searcher's tiers), so the first two
+ * sources must not stop before a type's cap while matches remain: a fuzzy match would then be
+ * listed in place of a prefix match. They stop at the cap, or past PREFIX_WALK_PER_TYPE postings
+ * of a type, a bound met only by short variants whose grams are in most documents of the type.
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { GRAM_PAD, createGramVoter } from "./global-votes.ts";
@@ -23,11 +27,16 @@ import type { ScoredTopList } from "../top-list.ts";
 
 /** Voted documents kept per type beyond its display limit. */
 const VOTED_MARGIN = 12;
-/** Texts starting with a variant taken whole up to TEXT_RANGE; equal texts up to TEXT_SCAN. */
+/**
+ * Texts starting with a variant: up to TEXT_RANGE all proposed; up to RANGE_SCAN, each type's
+ * best-ranked; beyond, the word-prefix walk finds them (a text start is a word start). Equal
+ * texts up to TEXT_SCAN.
+ */
 const TEXT_RANGE = 16;
+const RANGE_SCAN = 4_096;
 const TEXT_SCAN = 256;
-/** Head of each type's prefix list walked. */
-const PREFIX_WALK_PER_TYPE = 32;
+/** Postings of each type's prefix list walked at most, per variant. */
+const PREFIX_WALK_PER_TYPE = 2_048;
 
 export interface Candidates {
   docs: number[];
@@ -57,6 +66,8 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   const proposed: number[] = [];
   const tops: ScoredTopList[] = Array.from({ length: typeCount }, () => createScoredTopList(0));
   let limits: ArrayLike<number> = [];
+  const rangeDocs = new Uint32Array(RANGE_SCAN + 1);
+  const kept = new Int32Array(typeCount);
 
   function propose(doc: number, bit: number): void {
     if (limits[docType[doc]!]! <= 0) return;
@@ -65,10 +76,11 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   }
 
   /**
-   * Texts equal to the variant, and all texts starting with it when they are few (TEXT_RANGE):
-   * a long range is left to findPrefixed, which reads prefix matches in rank order.
+   * Texts equal to the variant, and texts starting with it: all when they are few (TEXT_RANGE),
+   * each type's best-ranked up to its cap when there are up to RANGE_SCAN. Returns whether the
+   * text prefixes were all seen; if not, findPrefixed looks for them in rank order.
    */
-  function findTexts(variant: string, bit: number): void {
+  function findTexts(variant: string, bit: number): boolean {
     let lo = 0;
     let hi = sortedTexts.length;
     while (lo < hi) {
@@ -77,45 +89,82 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       else hi = mid;
     }
     let end = lo;
-    while (end < sortedTexts.length && end - lo <= TEXT_RANGE && texts[sortedTexts[end]!]!.startsWith(variant)) end++;
-    for (let i = lo; i < end; i++) {
-      const text = texts[sortedTexts[i]!]!;
-      if (end - lo <= TEXT_RANGE || text === variant) propose(textDoc[sortedTexts[i]!]!, bit);
+    while (end < sortedTexts.length && end - lo <= RANGE_SCAN && texts[sortedTexts[end]!]!.startsWith(variant)) end++;
+    if (end - lo <= TEXT_RANGE) {
+      for (let i = lo; i < end; i++) propose(textDoc[sortedTexts[i]!]!, bit);
+      return true;
     }
-    // Equal texts sort first; past a long range, keep looking only for those.
-    for (let i = end; i < sortedTexts.length && i < lo + TEXT_SCAN && texts[sortedTexts[i]!]! === variant; i++) propose(textDoc[sortedTexts[i]!]!, bit);
+    // Equal texts sort first: propose them whatever their rank.
+    for (let i = lo; i < lo + TEXT_SCAN && i < sortedTexts.length && texts[sortedTexts[i]!]! === variant; i++) propose(textDoc[sortedTexts[i]!]!, bit);
+    if (end - lo > RANGE_SCAN) return false;
+    // Document order is rank order within a type: sort the range's documents, keep each type's first.
+    const count = end - lo;
+    for (let i = 0; i < count; i++) rangeDocs[i] = textDoc[sortedTexts[lo + i]!]!;
+    const docs = rangeDocs.subarray(0, count).sort();
+    kept.fill(0);
+    for (let i = 0; i < count; i++) {
+      const doc = docs[i]!;
+      const type = docType[doc]!;
+      if ((i === 0 || docs[i - 1] !== doc) && kept[type]! < limits[type]!) {
+        kept[type]!++;
+        propose(doc, bit);
+      }
+    }
+    return true;
   }
 
-  /** `padded`: GRAM_PAD + variant, a word start inside a text. */
-  function hasWordPrefix(doc: number, variant: string, padded: string): boolean {
+  /** 2: a text starts with the variant; 1: a word inside one does (`padded`: GRAM_PAD + variant); 0: neither. */
+  function getPrefixKind(doc: number, variant: string, padded: string): number {
+    let kind = 0;
     for (let i = textStarts[doc]!; i < textStarts[doc + 1]!; i++) {
       const text = texts[i]!;
-      if (text.startsWith(variant) || text.includes(padded)) return true;
+      if (text.startsWith(variant)) return 2;
+      if (kind === 0 && text.includes(padded)) kind = 1;
     }
-    return false;
+    return kind;
   }
 
-  function findPrefixed(variant: string, bit: number): void {
+  /**
+   * Each type's best-ranked documents with a word starting with the variant, up to its cap; when
+   * the text prefixes were too many for findTexts (`textsSeen` false), also its best-ranked text
+   * prefixes, which outrank word prefixes: the walk then goes on until the cap has those.
+   */
+  function findPrefixed(variant: string, bit: number, textsSeen: boolean): void {
     const padded = GRAM_PAD + variant;
-    // Every trigram of padded is in a document with a word starting with the variant, so its
-    // shortest list holds them all, in rank order, with the fewest others to step over.
-    let bucket = hashStartGram(variant, mask, GRAM_PAD);
+    // Every gram of padded is in a document with a word starting with the variant, so its
+    // shortest list holds them all, in rank order; the next shortest rules most others out.
+    let driver = hashStartGram(variant, mask, GRAM_PAD);
+    let second = -1;
     for (let i = 1; i + 2 < padded.length; i++) {
       const other = hashTrigramAt(padded, i, mask);
-      if (listLength(table, other) < listLength(table, bucket)) bucket = other;
+      if (other === driver || other === second) continue;
+      if (listLength(table, other) < listLength(table, driver)) {
+        second = driver;
+        driver = other;
+      } else if (second === -1 || listLength(table, other) < listLength(table, second)) second = other;
     }
-    const end = table.offsets[bucket + 1]!;
+    const end = table.offsets[driver + 1]!;
+    const secondEnd = second === -1 ? 0 : table.offsets[second + 1]!;
     for (let t = 0; t < typeCount; t++) {
+      const limit = limits[t]!;
+      if (limit <= 0) continue;
       const typeEnd = typeStarts[t + 1]!;
-      let kept = 0;
-      let p = seekPosting(table, bucket, typeStarts[t]!);
-      for (let walked = 0; p < end && walked < PREFIX_WALK_PER_TYPE && kept < limits[t]!; p++, walked++) {
+      let words = 0;
+      let starts = 0;
+      let cursor = second === -1 ? 0 : seekPosting(table, second, typeStarts[t]!);
+      let p = seekPosting(table, driver, typeStarts[t]!);
+      for (let walked = 0; p < end && walked < PREFIX_WALK_PER_TYPE && (textsSeen ? words < limit : starts < limit); p++, walked++) {
         const doc = table.postings[p]!;
         if (doc >= typeEnd) break;
-        if (hasWordPrefix(doc, variant, padded)) {
-          propose(doc, bit);
-          kept++;
+        if (second !== -1) {
+          if (cursor < secondEnd && table.postings[cursor]! < doc) cursor = seekPosting(table, second, doc, cursor);
+          if (cursor >= secondEnd || table.postings[cursor]! >= typeEnd) break;
+          if (table.postings[cursor] !== doc) continue;
         }
+        const kind = getPrefixKind(doc, variant, padded);
+        if (kind === 0) continue;
+        if (kind === 2) starts++;
+        if (words++ < limit || kind === 2) propose(doc, bit);
       }
     }
   }
@@ -127,8 +176,8 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       for (let t = 0; t < typeCount; t++) tops[t]!.reset(limits[t]! > 0 ? limits[t]! + VOTED_MARGIN : 0);
       for (let v = 0; v < variants.length; v++) {
         const text = variants[v]!.text;
-        findTexts(text, 1 << v);
-        if (text.length >= 2) findPrefixed(text, 1 << v);
+        const textsSeen = findTexts(text, 1 << v);
+        if (text.length >= 2) findPrefixed(text, 1 << v, textsSeen);
         if (fuzzy[v]) voter.vote(text, v, tops);
       }
       for (const top of tops) {

@@ -1,5 +1,5 @@
 /**
- * The global-search index (GET /api/search/global): every searchable entity of the eight types,
+ * The global-search index (GET /api/search/global): every searchable entity of the eight entity types,
  * folded once at build time into compact parallel arrays. The build writes it as JSON; the server
  * parses it and derives the n-gram postings in memory (see global-searcher.ts), which is faster
  * than shipping them and keeps the file to the text that is expensive to produce.
@@ -47,8 +47,12 @@ export interface GlobalSearchIndex {
 export const MAX_TEXTS_PER_ENTITY = 12;
 const MAX_TEXT_LENGTH = 160;
 
-/** The API's group types, in the order the reference lists them (DESIGN, "Search"). */
-export const GLOBAL_SEARCH_TYPES = ["company", "person", "glossary", "video", "video_channel", "chat_channel", "chat", "blog_post"] as const;
+/**
+ * The API's group types: the eight the reference lists (DESIGN, "Search"), in its order, then
+ * reported usernames, which are not in this index but in the live index's arrays
+ * (global-usernames.ts). The order breaks ties between groups whose best matches are equally good.
+ */
+export const GLOBAL_SEARCH_TYPES = ["company", "person", "glossary", "video", "video_channel", "chat_channel", "chat", "blog_post", "spammer"] as const;
 
 export interface CreateGlobalSearchIndexOptions {
   /** Group order (default GLOBAL_SEARCH_TYPES); other types follow in code-point order. */

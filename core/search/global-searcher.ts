@@ -11,16 +11,24 @@
  *
  * Order inside a type: exact match of a text, then a text starting with the query, then a word
  * starting with it (each: a match of the query as typed before a match of one of its variants;
- * then rank), then fuzzy matches by fuse.js score; ties by rank desc, title, url.
+ * then rank), then fuzzy matches by fuse.js score; ties by rank desc, title, url. Reported
+ * usernames (the live index's, global-usernames.ts) are a group after the index's types.
+ *
+ * Groups go by their best item's tier (as above; a username's substring match ranks as a word
+ * prefix), then in the fixed type order: `spam` lists the glossary's "Spam bot" (a prefix) above
+ * companies that only resemble it, and the first item of the first group is the best match.
  */
 import type { IFuseOptions } from "fuse.js";
 import { MAX_TEXTS_PER_ENTITY } from "./global-index.ts";
 import type { GlobalSearchIndex } from "./global-index.ts";
+import { getGroupLimit } from "./global-groups.ts";
 import { createCandidateFinder } from "./global-candidates.ts";
 import { describeQueryVariants, stripQueryDecorations } from "./normalize.ts";
-import { getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
+import { getFuzzyVariants, getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { BitapPattern, NO_MATCH, getFieldNorm, scoreRecord } from "./fuse-score.ts";
+import { USERNAME_GROUP_TYPE, getUsernameLookups, searchUsernameGroup } from "./global-usernames.ts";
+import type { GlobalUsernames } from "./global-usernames.ts";
 
 /** A document as fuse.js sees it: folded title, its other folded texts, its id. */
 export interface FuseDocument {
@@ -56,9 +64,9 @@ while (FIELD_WEIGHTS.length < MAX_TEXTS_PER_ENTITY) FIELD_WEIGHTS.push(OTHER_WEI
 
 /** Queries are cut to the API bound (2..120); the route answers 422 beyond it. */
 const MAX_GLOBAL_QUERY_LENGTH = 120;
-const DEFAULT_GROUP_LIMIT = 5;
 
-export type GlobalMatchKind = "exact" | "prefix" | "word-prefix" | "fuzzy";
+/** "substring": a username containing the query (the username group only). */
+export type GlobalMatchKind = "exact" | "prefix" | "word-prefix" | "substring" | "fuzzy";
 
 export interface GlobalSearchHit {
   type: string;
@@ -83,11 +91,16 @@ export interface GlobalSearchOptions {
   defaultLimit?: number;
   /**
    * "relevance" (default): exact and prefix matches first, as described above. "fuse-score":
-   * fuse.js's order alone (score, then rank), over the variants a plain fuse.js would be given
-   * (the Cyrillic respelling, used here only for exact and prefix matches, is left out): the
-   * mode bench/search.ts compares with plain fuse.js.
+   * fuse.js's order alone (score, then rank) in the index's groups, over the variants a plain
+   * fuse.js would be given (the Cyrillic respelling, used here only for exact and prefix matches,
+   * is left out), groups in the fixed order: the mode bench/search.ts compares with plain fuse.js.
    */
   rankBy?: "relevance" | "fuse-score";
+}
+
+export interface CreateGlobalSearcherOptions {
+  /** The live index, whose usernames are the `spammer` group (none without it). */
+  usernames?: GlobalUsernames;
 }
 
 export interface GlobalSearcher {
@@ -109,7 +122,7 @@ interface ScoredCandidates {
   kinds: Uint8Array;
 }
 
-export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
+export function createGlobalSearcher(index: GlobalSearchIndex, { usernames }: CreateGlobalSearcherOptions = {}): GlobalSearcher {
   const size = index.titles.length;
   const docType = new Uint8Array(size);
   for (let t = 0; t < index.types.length; t++) {
@@ -184,18 +197,15 @@ export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
     return scored.scores[i]!;
   }
 
-  const search = (query: string, options: GlobalSearchOptions = {}): GlobalSearchGroup[] => {
-    const byScore = options.rankBy === "fuse-score";
-    const variants = getVariants(query).filter((v) => !byScore || v.kind !== "cyrillic");
-    if (variants.length === 0) return [];
-    const limits = index.types.map((type) => getLimit(type, options));
+  /** The index's groups, unordered. */
+  function searchEntities(variants: readonly QueryVariant[], options: GlobalSearchOptions, byScore: boolean): RankedGroup[] {
+    const limits = index.types.map((type) => getGroupLimit(type, options.limitPerType, options.defaultLimit));
     const { docs, variantMasks } = finder.find(variants, limits, getFuzzyVariants(variants, finder.getPlausibility));
     const patterns: Patterns = [];
     const scored = scoreCandidates(variants, patterns, docs, variantMasks, byScore);
-
     const byType = index.types.map((): number[] => []);
     for (let i = 0; i < docs.length; i++) if (scored.tiers[i]! !== -1) byType[docType[docs[i]!]!]!.push(i);
-    const groups: GlobalSearchGroup[] = [];
+    const groups: RankedGroup[] = [];
     for (let t = 0; t < byType.length; t++) {
       const matches = byType[t]!;
       if (matches.length === 0) continue;
@@ -209,11 +219,39 @@ export function createGlobalSearcher(index: GlobalSearchIndex): GlobalSearcher {
         match: MATCH_KINDS[scored.kinds[i]!]!,
         score: fillScore(variants, patterns, scored, variantMasks, i),
       }));
-      groups.push({ type, count: matches.length, items });
+      groups.push({ group: { type, count: matches.length, items }, tier: scored.tiers[matches[0]!]!, position: t });
     }
     return groups;
+  }
+
+  const search = (query: string, options: GlobalSearchOptions = {}): GlobalSearchGroup[] => {
+    const byScore = options.rankBy === "fuse-score";
+    const variants = getVariants(query).filter((v) => !byScore || v.kind !== "cyrillic");
+    // A query can fold to nothing and still be a username ("__").
+    const groups = variants.length === 0 ? [] : searchEntities(variants, options, byScore);
+    if (usernames !== undefined) {
+      const lookups = getUsernameLookups(String(query).slice(0, MAX_GLOBAL_QUERY_LENGTH), variants);
+      const found = searchUsernameGroup(usernames, lookups, getGroupLimit(USERNAME_GROUP_TYPE, options.limitPerType, options.defaultLimit), scoreUsername);
+      if (found !== null) groups.push({ ...found, position: index.types.length });
+    }
+    // fuse-score mode compares groups with plain fuse.js, type by type: the fixed order.
+    if (!byScore) groups.sort((a, b) => a.tier - b.tier || a.position - b.position);
+    return groups.map((ranked) => ranked.group);
   };
   return { size, search, getVariants };
+}
+
+/** fuse.js's score of a username document ({t: username}) for a lookup text, as plain fuse.js gives it; 1 for none. */
+function scoreUsername(text: string, username: string): number {
+  const score = scoreRecord(new BitapPattern(text, FUSE_THRESHOLD), [username], FIELD_WEIGHTS);
+  return score === NO_MATCH ? 1 : score;
+}
+
+/** A group and what orders it among the others: its best item's tier, its type's place. */
+interface RankedGroup {
+  group: GlobalSearchGroup;
+  tier: number;
+  position: number;
 }
 
 /** Each variant's bitap pattern, made when first needed (most queries score few variants fuzzily). */
@@ -230,32 +268,6 @@ function getTier(kind: number, variant: QueryVariant): number {
 
 function addVariant(variants: QueryVariant[], extra: string | undefined, kind: QueryVariant["kind"]): void {
   if (extra !== undefined && extra.length >= 2 && !variants.some((v) => v.text === extra)) variants.push({ text: extra, kind });
-}
-
-/** How much less plausible than the other reading of the same keys a reading may be and still be searched fuzzily. */
-const LAYOUT_PLAUSIBILITY_GAP = 1.5;
-
-/**
- * Which variants get fuzzy candidates (n-gram votes), the costly part of the prefilter:
- * - not the Cyrillic spelling of a Latin query: the index holds a Latin spelling of every
- *   Cyrillic text, which the query as typed reaches; the Cyrillic spelling still finds exact and
- *   prefix matches;
- * - of the Latin spellings of a Cyrillic query, only the last: the word-by-word likeliest one
- *   (getWordwiseLatinVariant) when there is one, which is the slug transliteration wherever that
- *   reads likelier. The slug spelling would mostly re-find, through their transliterated texts,
- *   the Cyrillic names the query as typed already reaches; it still finds exact and prefix
- *   matches (bench: same recall, 700 typo queries, and a vote fewer per Cyrillic query);
- * - of the query as typed and its other-layout readings (the same keys read two ways, one of them
- *   gibberish), only those nearly as plausible as the best: in the bench corpus the wrong reading
- *   is 2 to 8 points less plausible, and the right one at most 1.25 below the wrong one.
- */
-function getFuzzyVariants(variants: readonly QueryVariant[], plausibility: (text: string) => number): boolean[] {
-  const keyed = variants.map((v) => (v.kind === "typed" || v.kind === "layout" ? plausibility(v.text) : NaN));
-  const best = Math.max(...keyed.filter((p) => !Number.isNaN(p)));
-  const likeliestLatin = variants.findLastIndex((v) => v.kind === "latin");
-  return variants.map(
-    (v, i) => v.kind !== "cyrillic" && (v.kind !== "latin" || i === likeliestLatin) && (Number.isNaN(keyed[i]!) || keyed[i]! >= best - LAYOUT_PLAUSIBILITY_GAP),
-  );
 }
 
 /** 0 exact, 1 a text starts with the variant, 2 a word does, 3 neither. */
@@ -284,13 +296,4 @@ function compareScored(scored: ScoredCandidates, a: number, b: number): number {
   if (tier !== scored.tiers[b]!) return tier - scored.tiers[b]!;
   if (tier >= 6 && scored.scores[a] !== scored.scores[b]) return scored.scores[a]! - scored.scores[b]!;
   return scored.docs[a]! - scored.docs[b]!;
-}
-
-function getLimit(type: string, options: GlobalSearchOptions): number {
-  const limits = options.limitPerType;
-  let limit: number | undefined;
-  if (limits instanceof Map) limit = limits.get(type);
-  else if (limits !== undefined && Object.hasOwn(limits, type)) limit = (limits as Record<string, number>)[type];
-  limit ??= options.defaultLimit ?? DEFAULT_GROUP_LIMIT;
-  return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;
 }

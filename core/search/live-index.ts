@@ -12,7 +12,7 @@
 import { compareCodePoints, compareNames } from "../order.ts";
 import { foldText, normalizeSearchQuery, normalizeUsernameQuery } from "./normalize.ts";
 import { UsernameCollector, type RankedUsernames } from "./ranked-usernames.ts";
-import { createSubstringIndex, createSubstringIndexFromJoined, searchSubstrings } from "./substring-index.ts";
+import { createSubstringIndex, createSubstringIndexFromJoined, getRecordText, searchSubstrings } from "./substring-index.ts";
 import type { SubstringIndex, SubstringMatchKind } from "./substring-index.ts";
 
 export interface LiveCompany {
@@ -116,7 +116,7 @@ export function searchLive(index: LiveIndex, query: string, limits: LiveLimits =
     companies: searchSubstrings(index.companyTexts, folded, limits.companies).map((m) => ({ ...index.companies[m.record]!, match: m.kind })),
     people: searchSubstrings(index.personTexts, folded, limits.people).map((m) => ({ ...index.people[m.record]!, match: m.kind })),
     spammers: searchSubstrings(index.spammerTexts, username, limits.spammers).map((m) => ({
-      username: getText(index.spammerTexts, m.record),
+      username: getRecordText(index.spammerTexts, m.record),
       reportsCount: index.spammerCounts[m.record]!,
       match: m.kind,
     })),
@@ -125,8 +125,3 @@ export function searchLive(index: LiveIndex, query: string, limits: LiveLimits =
 
 /** The API bound for `q` (2..200); the route answers 422 beyond it, the index just cuts. */
 const MAX_LIVE_QUERY_LENGTH = 200;
-
-function getText(index: SubstringIndex, record: number): string {
-  const text = index.recordTexts[record]!;
-  return index.joined.slice(index.textStarts[text]!, index.textStarts[text + 1]! - 1);
-}

@@ -130,6 +130,12 @@ export function searchSubstrings(index: SubstringIndex, q: string, limit: number
   return out;
 }
 
+/** Record `record`'s first text (a username, in the live index's username group). */
+export function getRecordText(index: SubstringIndex, record: number): string {
+  const text = index.recordTexts[record]!;
+  return index.joined.slice(index.textStarts[text]!, index.textStarts[text + 1]! - 1);
+}
+
 /** Compares joined[start, end) with `q` by UTF-16 code units, as `<` does on strings. */
 function compareText(joined: string, start: number, end: number, q: string): number {
   const n = Math.min(end - start, q.length);

@@ -103,11 +103,6 @@ describe("global search: groups", () => {
     expect(groups.find((g) => g.type === "company")).toBeUndefined();
     expect(groups.every((g) => g.items.length <= 2)).toBe(true);
   });
-
-  it("lists groups in the index's type order", () => {
-    const order = searcher.search("binance").map((g) => g.type);
-    expect(order).toEqual(index.types.filter((t) => order.includes(t)));
-  });
 });
 
 describe("global search: the index", () => {

@@ -10,11 +10,27 @@ import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 import { FIXTURE_SQL, HOSTILE_QUERIES as HOSTILE, LOOK_ALIKES_SQL, q } from "../helpers/search.ts";
 
+/**
+ * The issue's cases: a username that only live search used to find (reported three times, once
+ * as `@Spin_Official60`), another account a letter away, a username folding would mangle, and a
+ * glossary term that `spam` must list above a company that only resembles it.
+ */
+const ISSUE_SQL = `
+INSERT INTO glossary (id, term, slug, definition) VALUES (10, 'Spam bot', 'spam-bot', 'An account that posts spam automatically.');
+INSERT INTO companies (id, name, slug, category, website, created_at) VALUES (120, 'Spark Media', 'spark-media', 'traffic', NULL, '2024-01-01T00:00:00Z');
+INSERT INTO reports (id, username, category, company_id, person_id, reporter, confidence, created_at) VALUES
+  (3001, 'spin_official60', 'crypto', 120, NULL, 'rs', 50, '2026-03-02T10:00:00Z'),
+  (3002, '@Spin_Official60', 'crypto', 120, NULL, 'rt', 50, '2026-03-03T10:00:00Z'),
+  (3003, 'spin_official60', 'crypto', NULL, NULL, 'ru', 50, '2026-03-04T10:00:00Z'),
+  (3004, 'spin_official62', 'crypto', NULL, NULL, 'rs', 50, '2026-03-04T10:00:00Z'),
+  (3005, '__proto__', 'other', NULL, NULL, 'rs', 50, '2026-03-04T10:00:00Z');
+`;
+
 let plain: BuiltFixture;
 let crowded: BuiltFixture;
 beforeAll(() => {
   plain = buildFixture("search-global-endpoint");
-  crowded = buildFixture("search-global-crowded", FIXTURE_SQL + LOOK_ALIKES_SQL);
+  crowded = buildFixture("search-global-crowded", FIXTURE_SQL + LOOK_ALIKES_SQL + ISSUE_SQL);
 });
 afterAll(() => {
   plain.cleanup();
@@ -55,7 +71,7 @@ describe.each(CLIENT_KINDS)("GET /api/search/global (%s)", (kind) => {
 
   it("labels every group and leaves empty ones out", async () => {
     const labels = new Map<string, string>();
-    for (const query of ["spam", "ivan", "zed", "affiliate", "traders"]) {
+    for (const query of ["spam", "ivan", "zed", "affiliate", "traders", "spam_king"]) {
       const { body } = await search(query);
       expect(body.total, query).toBe(body.results.reduce((sum: number, g: any) => sum + g.count, 0));
       for (const group of body.results) {
@@ -65,8 +81,56 @@ describe.each(CLIENT_KINDS)("GET /api/search/global (%s)", (kind) => {
     }
     expect(Object.fromEntries(labels)).toEqual({
       company: "Companies", person: "People", glossary: "Glossary", video: "Videos", video_channel: "Video channels",
-      chat_channel: "Channels", chat: "Chats", blog_post: "Blog posts",
+      chat_channel: "Channels", chat: "Chats", blog_post: "Blog posts", spammer: "Spammers",
     });
+  });
+
+  it.each([
+    ["with @", "@spin_official60"],
+    ["without @", "spin_official60"],
+    ["as reported once, in capitals", "@Spin_Official60"],
+    ["as a t.me link", "https://t.me/spin_official60"],
+    ["typed on the Russian layout", "ызшт_щаашсшфд60"],
+  ])("finds a reported username %s, first, linked to its check result", async (_label, query) => {
+    const { body } = await search(q(query), crowdedClient);
+    expect(body.results[0]).toEqual({
+      type: "spammer",
+      label: "Spammers",
+      count: 1,
+      items: [{ type: "spammer", title: "spin_official60", url: "/api/check/spin_official60", subtitle: "3 reports" }],
+    });
+    const check = (await (await crowdedClient.fetch(body.results[0].items[0].url)).json()) as any;
+    expect([check.found, check.reports_count]).toEqual([true, 3]);
+  });
+
+  it("lists the usernames live search lists, in its order", async () => {
+    for (const query of ["spin_official6", "official", "capper", "@spam_king", "king", "spam", "@__proto__", "quiet", "tie"]) {
+      const global = (await search(q(query), crowdedClient)).body.results.find((g: any) => g.type === "spammer")?.items.map((i: any) => i.title) ?? [];
+      const live = ((await (await crowdedClient.fetch(`/api/search?q=${q(query)}`)).json()) as any).spammers.map((s: any) => s.username);
+      expect(global, query).toEqual(live);
+      expect(global.length, query).toBeGreaterThan(0);
+    }
+  });
+
+  it("offers no username a letter away from the one asked for: that is another account", async () => {
+    expect((await search(q("spin_official61"), crowdedClient)).body.results).toEqual([]);
+  });
+
+  it("lists groups by their best match: `spam` puts the glossary's Spam bot above a company that only resembles it", async () => {
+    const { body } = await search("spam", crowdedClient);
+    // Prefix matches (in the fixed type order), then the fuzzy ones.
+    expect(body.results.map((g: any) => [g.type, g.items[0].title])).toEqual([
+      ["glossary", "Spam bot"],
+      ["video_channel", "Spam Watch TV"],
+      ["chat_channel", "Spam Watch News"],
+      ["blog_post", "Spam waves in March"],
+      ["spammer", "spam_king"],
+      ["company", "Spark Media"],
+      ["video", "How Binance scams spread"],
+    ]);
+    // An exact match puts its group first.
+    expect((await search("spam_king", crowdedClient)).body.results[0].type).toBe("spammer");
+    expect((await search(q("Spark Media"), crowdedClient)).body.results[0].type).toBe("company");
   });
 
   it.each([
