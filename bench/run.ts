@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, shutdown, search
+ *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, shutdown, search, deploy
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -13,6 +13,7 @@ import { runCommand } from "../cli/command.ts";
 import { BENCH } from "../cli/flag-table.ts";
 import { readChoice, readInteger } from "../cli/values.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
+import { runDeployBench } from "./deploy.ts";
 import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
 import { runShutdownBench, toShutdownRows } from "./shutdown.ts";
@@ -45,6 +46,11 @@ runCommand(BENCH, async ({ values, label }) => {
     name: "search",
     title: "Search at 100 000 entities and 1 000 000 usernames (in-process, beside plain fuse.js and a linear scan of the same data)",
     run: () => runSearchBench({ workDir: join(workDir, "search"), fuseQueriesPerKind: 10 }),
+  });
+  benches.push({
+    name: "deploy",
+    title: "Deploy by difference (npm run deploy) at the default sample and 100 000 usernames, beside a full copy of the same dist",
+    run: () => runDeployBench({ workDir: join(workDir, "deploy"), reuseSample: values["reuse-sample"] }),
   });
   const only = values.only === undefined ? undefined : readChoice(label("only"), values.only, benches.map((b) => b.name));
   const selected = only ? benches.filter((b) => b.name === only) : benches;

@@ -120,3 +120,17 @@ export const BENCH = {
 } as const satisfies CommandSpec;
 
 export type StartFlags = typeof START.flags;
+
+export const DEPLOY = {
+  name: "npm run deploy",
+  usage: "npm run deploy -- --to DIR [--dry-run] [--dist DIR]",
+  about: [
+    "Mirrors the current build into a folder a static host serves, by manifest difference: new and changed",
+    "files first, then the files that link to them, then deletions; the deployed manifest is recorded in DIR.",
+  ].join("\n"),
+  flags: {
+    to: { type: "string", value: "DIR", env: "DEPLOY_TO", description: "the served folder to deploy into (created if missing; never inside or above the build)" },
+    "dry-run": { type: "boolean", description: "print the plan as JSON and change nothing" },
+    dist: { type: "string", value: "DIR", env: "DIST", default: "dist", description: "the build to deploy (the dist link, or a build folder)" },
+  },
+} as const satisfies CommandSpec;

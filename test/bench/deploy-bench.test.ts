@@ -1,0 +1,29 @@
+/**
+ * The deploy benchmark measures what it claims, at a small scale (`npm run bench -- --only
+ * deploy` runs it at 20 000 and 100 000 usernames): its full copy holds every file of the build,
+ * the identical rebuild copies nothing, and the one-change deploy copies the username's check file
+ * among fewer than 50, each of them a file whose bytes the extra report changed.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { measureDeploys, toDeployRows } from "../../bench/deploy.ts";
+import { makeTempDir } from "../helpers/fixture.ts";
+
+const workDir = makeTempDir("deploy-bench");
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe("bench/deploy.ts", () => {
+  it("measures a first, an identical and a one-report deploy beside a full copy", () => {
+    const figures = measureDeploys(1000, { workDir });
+    const manifest = JSON.parse(readFileSync(join(workDir, "1000", "dist", "manifest.json"), "utf8")) as { file_count: number };
+    expect(figures.files).toBe(manifest.file_count + 1);
+    expect(figures.first.copied).toBe(figures.files);
+    expect(figures.identical.copied).toBe(0);
+    expect(figures.oneChange.paths).toContain(`api/check/${figures.oneChange.username}.json`);
+    expect(figures.oneChange.copied).toBe(figures.oneChange.paths.length);
+    expect(figures.oneChange.copied).toBeLessThan(50);
+    const rows = toDeployRows(figures);
+    expect(rows.map((r) => r.target).filter(Boolean)).toEqual(["0 files ✓", "< 50 files ✓"]);
+  }, 180_000);
+});
