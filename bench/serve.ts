@@ -112,7 +112,7 @@ export async function measureServing(options: ServeBenchOptions): Promise<ServeF
   const nginxPort = await getFreePort();
   const nginxDir = join(dir, "nginx");
   rmSync(nginxDir, { recursive: true, force: true });
-  const block = renderNginxServer({ root: realpathSync(dist), listen: `127.0.0.1:${nginxPort}` });
+  const block = renderNginxServer({ root: realpathSync(dist), listen: `127.0.0.1:${nginxPort}`, baseUrl: "http://localhost:3000" });
   const nginx = await startNginx(nginxBinary, nginxDir, block, nginxPort, { connections: 1024 });
   try {
     if (PIN) for (const pid of [nginx.pid, ...listChildren(nginx.pid)]) spawnSync("taskset", ["-a", "-pc", "0", String(pid)], { stdio: "ignore" });

@@ -86,7 +86,7 @@ export const HOSTING = {
   ].join("\n"),
   takesArgument: true,
   flags: {
-    root: { type: "string", value: "DIR", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build)" },
+    root: { type: "string", value: "DIR", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build); its base URL goes into the lists' Link headers" },
     listen: { type: "string", value: "ADDR", description: "nginx listen address: PORT, HOST:PORT or [IPv6]:PORT" },
     upstream: { type: "string", value: "URL", description: "the live server (http://HOST:PORT) for what the files cannot answer; without it those get a 501 problem" },
   },

@@ -3,7 +3,7 @@
  * as the ordered list of the steps it runs. Every value is checked here, before the command does
  * anything, so a bad one is one line and exit status 2 with no file written and no port opened.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BuildOptions } from "../build/build.ts";
 import type { SampleOptions } from "../data/sample/generate.ts";
@@ -91,6 +91,8 @@ export interface HostingOptions {
   root: string;
   listen: string;
   upstream: string | undefined;
+  /** The build's base URL (its build-report.json), for the absolute URLs of the `Link` headers. */
+  baseUrl: string;
 }
 
 export function resolveHostingOptions(flags: ReadFlags<typeof HOSTING.flags>): HostingOptions {
@@ -114,5 +116,7 @@ export function resolveHostingOptions(flags: ReadFlags<typeof HOSTING.flags>): H
     throw new UsageError(`--upstream must be http(s)://HOST[:PORT] with no path, got ${JSON.stringify(upstream)}`);
   }
   if (/[\s;{}"'$\\]/.test(root)) throw new UsageError(`--root ${JSON.stringify(root)} has a character nginx would misread (space, quote, ; { } $ or \\)`);
-  return { target, root, listen, upstream };
+  const baseUrl = (JSON.parse(readFileSync(join(root, "build-report.json"), "utf8")) as { base_url?: unknown }).base_url;
+  if (typeof baseUrl !== "string" || /[\s"'$\\]/.test(baseUrl)) throw new UsageError(`--root ${given}: its build-report.json has no base URL nginx can write (${JSON.stringify(baseUrl)})`);
+  return { target, root, listen, upstream, baseUrl };
 }

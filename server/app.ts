@@ -32,6 +32,7 @@ import { getCompanyCard, getWidget } from "./routes/company.ts";
 import type { RouteHandler } from "./routes/context.ts";
 import { matchFingerprint } from "./routes/fingerprint.ts";
 import { searchGlobalRoute, searchLiveRoute } from "./routes/search.ts";
+import { servePagedFile } from "./routes/list-pages.ts";
 import { listSpammers } from "./routes/spammers.ts";
 import { serveBuildFile, serveRouteFile } from "./routes/static.ts";
 import { getTableMatch, groupRoutesByPattern, matchTableRoute } from "./table-match.ts";
@@ -106,7 +107,7 @@ async function answerRequest(event: H3Event, source: DistSource): Promise<Respon
   const request = event.req;
   const takeQuota = event.context.takeQuota ?? noQuota;
   if (!found) return serveBuildFile({ request, url: event.url, params: {}, state, takeQuota });
-  const handler = HANDLERS[found.route.id as RouteId] ?? serveRouteFile;
+  const handler = HANDLERS[found.route.id as RouteId] ?? (found.route.paged ? servePagedFile : serveRouteFile);
   return handler({ request, url: event.url, params: found.params, state, route: found.route, takeQuota });
 }
 

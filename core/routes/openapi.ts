@@ -54,7 +54,14 @@ const HEADERS: Record<string, JsonObject> = {
   Vary: { description: "`accept-encoding` on files the build also wrote compressed (`.br`, `.gz` beside them).", schema: { type: "string" } },
   "Content-Encoding": { description: "`br` or `gzip` when the client's Accept-Encoding takes the precompressed file; absent otherwise.", schema: { type: "string", enum: ["br", "gzip"] } },
   "Content-Security-Policy": { description: "Embeds: no script, nothing fetched, framable by any site (`frame-ancestors *`).", schema: { type: "string" } },
+  Link: {
+    description: 'Pages of a ranked list (RFC 8288): `<…?page=3>; rel="next", <…?page=1>; rel="prev"`, absolute URLs of the list\'s query form; absent on a page without such neighbours.',
+    schema: { type: "string" },
+  },
 };
+
+/** A route whose answers are pages of a ranked list, and so carry `Link`. */
+const isPaged = (route: Route) => route.paged !== undefined || (route.static.kind === "query" && route.static.forms.some((f) => f.pages !== undefined));
 
 export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
   const components: Record<string, Json> = {};
@@ -99,6 +106,7 @@ function createOperation(route: Route, components: Record<string, Json>, example
   for (const response of all) {
     const headers: Record<string, Json> = { ...common, ...limited, ...csp };
     if (route.method === "GET" && response.status < 400 && response.status !== 301) headers.ETag = ref("ETag");
+    if (isPaged(route) && (response.status === 200 || response.status === 304)) headers.Link = ref("Link");
     if (response.status === 429) headers["Retry-After"] = ref("Retry-After");
     if (response.status === 405) headers.Allow = ref("Allow");
     if (response.status === 301) headers.Location = ref("Location");

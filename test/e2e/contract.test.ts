@@ -125,7 +125,7 @@ function errorRequests(route: Route, exampleUrl: string): [string, string, Reque
     for (const q of ["limit=0", "limit=abc", "page=0", "page=1&page=2"]) out.push([q, `${route.path}?${q}`, {}, 422]);
   }
   if (route.id === "listSpammers") {
-    for (const q of ["limit=201", "category=nope", "username=bad%20name!", "limit=1&limit=2"]) out.push([q, `${route.path}?${q}`, {}, 422]);
+    for (const q of ["limit=201", "category=nope", "username=bad%20name!", "limit=1&limit=2", "page=0", "page=abc"]) out.push([q, `${route.path}?${q}`, {}, 422]);
   }
   if (route.id === "searchLive") for (const q of ["", `?q=${"a".repeat(201)}`]) out.push([`q ${q.length}`, `${route.path}${q}`, {}, 422]);
   if (route.id === "searchGlobal") for (const q of ["", "?q=alpha&limit=0", `?q=${"a".repeat(121)}`]) out.push([`q ${q.length}`, `${route.path}${q}`, {}, 422]);
