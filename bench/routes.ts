@@ -12,11 +12,12 @@
  * Run: npm run bench -- --only routes [--scale N]
  */
 import { join } from "node:path";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { H3 } from "h3";
 import { buildDist } from "../build/build.ts";
 import { generateSample } from "../data/sample/generate.ts";
 import { createApp } from "../server/app.ts";
+import { loadBuildState } from "../server/dist-source.ts";
 import { readBuildFile, sendRouteFile } from "../server/files.ts";
 import { getRoute, type RouteId } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
@@ -38,8 +39,8 @@ export async function runRoutesBench(options: { scale: number; workDir: string }
   const buildSeconds = (performance.now() - started) / 1000;
   try {
     const root = summary.buildDir;
-    const report = JSON.parse((await readBuildFile(root, "build-report.json"))!.toString("utf8")) as { counts: { usernames: number } };
-    const manifest = JSON.parse((await readBuildFile(root, "manifest.json"))!.toString("utf8")) as { files: { path: string }[] };
+    const report = JSON.parse(readFileSync(join(root, "build-report.json"), "utf8")) as { counts: { usernames: number } };
+    const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as { files: { path: string }[] };
     const first = (prefix: string, suffix: string) => {
       const file = manifest.files.find((f) => f.path.startsWith(prefix) && f.path.endsWith(suffix));
       if (!file) throw new Error(`routes bench: the build has no ${prefix}…${suffix}`);
@@ -54,11 +55,12 @@ export async function runRoutesBench(options: { scale: number; workDir: string }
     ];
     const live = createApp({ dist: join(options.workDir, "dist") });
     const bare = new H3();
+    const state = await loadBuildState(root);
     for (const kind of kinds) {
       const route = getRoute(kind.id);
       const file = fillTemplate(route.file!, kind.params);
       const url = fillTemplate(route.path, kind.params, true);
-      bare.get(url, async (event) => sendRouteFile(event.req, route, (await readBuildFile(root, file))!));
+      bare.get(url, async (event) => sendRouteFile(event.req, state, route, (await readBuildFile(state, file))!));
     }
     const urls = kinds.map((k) => fillTemplate(getRoute(k.id).path, k.params, true));
     // Both must answer every kind with the same bytes before anything is timed.

@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, shutdown, search, deploy
+ *   npm run bench -- --only build      # one of: build, fingerprint, fingerprint-http, routes, shutdown, search, deploy, serve
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -14,6 +14,7 @@ import { BENCH } from "../cli/flag-table.ts";
 import { readChoice, readInteger } from "../cli/values.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
 import { runDeployBench } from "./deploy.ts";
+import { runServeBench } from "./serve.ts";
 import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
 import { runShutdownBench, toShutdownRows } from "./shutdown.ts";
@@ -46,6 +47,18 @@ runCommand(BENCH, async ({ values, label }) => {
     name: "search",
     title: "Search at 100 000 entities and 1 000 000 usernames (in-process, beside plain fuse.js and a linear scan of the same data)",
     run: () => runSearchBench({ workDir: join(workDir, "search"), fuseQueriesPerKind: 10 }),
+  });
+  benches.push({
+    name: "serve",
+    title: "Serving files: the live server beside nginx with the generated rules on the same dist (req/s, p50/p99, dump downloads, ready time and RSS, deploys)",
+    run: () =>
+      runServeBench({
+        scale: Math.min(scale, 100_000),
+        readyScale: scale,
+        workDir: join(workDir, "serve"),
+        reuseSample: values["reuse-sample"],
+        sampleDir: join(workDir, "build"),
+      }),
   });
   benches.push({
     name: "deploy",

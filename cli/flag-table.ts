@@ -26,6 +26,7 @@ const SERVE_FLAGS = {
   host: { type: "string", value: "H", env: "HOST", default: "localhost", description: "address to listen on (0.0.0.0 for every interface)" },
   "trust-proxy": { type: "boolean", env: "TRUST_PROXY", description: "rate-limit by the last X-Forwarded-For entry (only behind your own proxy)" },
   "read-limit": { type: "string", value: "N", env: "READ_LIMIT", default: "0", description: "GET/HEAD requests per minute per client address (0: no limit)" },
+  "file-memory": { type: "string", value: "MIB", env: "FILE_MEMORY", default: "64", description: "MiB of small files (1 MiB or less) each build keeps in memory; larger ones are streamed (0: none)" },
   redis: { type: "string", value: "URL", env: "REDIS_URL", description: "keep the rate limits and the match cache in this Redis (redis:// or rediss://), shared by every server using it; without it, in memory" },
   // DESIGN "More than one server": Apache mod_reqtimeout's defaults; Node's own are too lenient.
   "headers-timeout": { type: "string", value: "S", env: "HEADERS_TIMEOUT", default: "20", description: "seconds a client has to send the request headers, from their first byte (else 408)" },
@@ -85,7 +86,7 @@ export const HOSTING = {
   ].join("\n"),
   takesArgument: true,
   flags: {
-    root: { type: "string", value: "DIR", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build)" },
+    root: { type: "string", value: "DIR", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build); its base URL goes into the lists' Link headers" },
     listen: { type: "string", value: "ADDR", description: "nginx listen address: PORT, HOST:PORT or [IPv6]:PORT" },
     upstream: { type: "string", value: "URL", description: "the live server (http://HOST:PORT) for what the files cannot answer; without it those get a 501 problem" },
   },
@@ -112,7 +113,7 @@ export const BENCH = {
   usage: "npm run bench -- [options]",
   about: "Runs the benchmarks and prints each figure beside a baseline measured in the same run.",
   flags: {
-    only: { type: "string", value: "NAME", description: "run one benchmark: build, fingerprint, fingerprint-http, routes, shutdown or search" },
+    only: { type: "string", value: "NAME", description: "run one benchmark: build, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
     scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build benchmark" },
     "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
     dir: { type: "string", value: "DIR", default: ".bench", description: "working folder (gitignored)" },

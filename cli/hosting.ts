@@ -8,6 +8,6 @@ import { HOSTING } from "./flag-table.ts";
 import { resolveHostingOptions } from "./resolve-options.ts";
 
 runCommand(HOSTING, (flags) => {
-  const { root, listen, upstream } = resolveHostingOptions(flags);
-  process.stdout.write(renderNginxServer({ root, listen, upstream }).replace(/\n?$/, "\n"));
+  const { root, listen, upstream, baseUrl } = resolveHostingOptions(flags);
+  process.stdout.write(renderNginxServer({ root, listen, upstream, baseUrl }).replace(/\n?$/, "\n"));
 });

@@ -3,10 +3,11 @@
  * as the ordered list of the steps it runs. Every value is checked here, before the command does
  * anything, so a bad one is one line and exit status 2 with no file written and no port opened.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BuildOptions } from "../build/build.ts";
 import type { SampleOptions } from "../data/sample/generate.ts";
+import { DEFAULT_FILE_STORE } from "../server/file-store.ts";
 import type { ServerOptions, ServerTimeouts } from "../server/listen.ts";
 import { HOSTING, HOSTING_TARGETS, type BUILD, type SAMPLE, type SERVE, type StartFlags } from "./flag-table.ts";
 import { UsageError, type ReadFlags } from "./flags.ts";
@@ -29,6 +30,8 @@ export function resolveBuildOptions(flags: ReadFlags<typeof BUILD.flags>): Build
   return { db: flags.values.db, out: flags.values.out, baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]) };
 }
 
+const MIB = 1 << 20;
+
 export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): ServerOptions {
   return {
     dist: flags.values.dist,
@@ -36,6 +39,7 @@ export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): Serve
     host: flags.values.host,
     trustProxy: flags.values["trust-proxy"],
     readRateLimit: readInteger(flags.label("read-limit"), flags.values["read-limit"], 0, 1_000_000),
+    fileStore: { ...DEFAULT_FILE_STORE, memoryBytes: readInteger(flags.label("file-memory"), flags.values["file-memory"], 0, 65_536) * MIB },
     redisUrl: flags.values.redis === undefined ? undefined : readRedisUrl(flags.label("redis"), flags.values.redis),
     timeouts: resolveTimeouts(flags),
   };
@@ -87,6 +91,8 @@ export interface HostingOptions {
   root: string;
   listen: string;
   upstream: string | undefined;
+  /** The build's base URL (its build-report.json), for the absolute URLs of the `Link` headers. */
+  baseUrl: string;
 }
 
 export function resolveHostingOptions(flags: ReadFlags<typeof HOSTING.flags>): HostingOptions {
@@ -110,5 +116,7 @@ export function resolveHostingOptions(flags: ReadFlags<typeof HOSTING.flags>): H
     throw new UsageError(`--upstream must be http(s)://HOST[:PORT] with no path, got ${JSON.stringify(upstream)}`);
   }
   if (/[\s;{}"'$\\]/.test(root)) throw new UsageError(`--root ${JSON.stringify(root)} has a character nginx would misread (space, quote, ; { } $ or \\)`);
-  return { target, root, listen, upstream };
+  const baseUrl = (JSON.parse(readFileSync(join(root, "build-report.json"), "utf8")) as { base_url?: unknown }).base_url;
+  if (typeof baseUrl !== "string" || /[\s"'$\\]/.test(baseUrl)) throw new UsageError(`--root ${given}: its build-report.json has no base URL nginx can write (${JSON.stringify(baseUrl)})`);
+  return { target, root, listen, upstream, baseUrl };
 }

@@ -24,6 +24,14 @@ export function getIsoWeek(ms: number): IsoWeek {
   return { year, week: Math.floor((thursday - january1) / 7) + 1 };
 }
 
+/**
+ * The UTC day number (days since 1970-01-01) of the Monday that starts the ISO week of `ms`:
+ * ISO weeks are the 7-day runs from a Monday, and day 0 was a Thursday.
+ */
+export function getIsoWeekMonday(ms: number): number {
+  return Math.floor((getDayNumber(ms) + 3) / 7) * 7 - 3;
+}
+
 /** `2026-W11`: the ISO 8601 week notation (year, `W`, two-digit week). */
 export function formatIsoWeek({ year, week }: IsoWeek): string {
   return `${year}-W${String(week).padStart(2, "0")}`;

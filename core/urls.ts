@@ -42,6 +42,8 @@ export const sitePaths = {
   jsonFeed: (category: string | null = null) => (category === null ? path("getFeedJson") : path("getCategoryFeedJson", { category })),
   /** The open-data dump: `name` is a file in /dumps/, e.g. `spammers-latest.csv`, `datapackage.json`. */
   dump: (name: string) => `/dumps/${encodeURIComponent(name)}`,
+  /** The index of the dumps: every file by week, with sizes, SHA-256 and rows. */
+  dumpIndex: () => path("getDumpIndex"),
   openApi: () => path("getOpenApi"),
 };
 

@@ -18,6 +18,7 @@ import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
 import { DistSource, type LoadedBuild } from "./dist-source.ts";
 import { sendErrorProblem } from "./errors.ts";
+import type { FileStoreOptions } from "./file-store.ts";
 import { createRateLimitCheck } from "./rate-limit.ts";
 import { createRedisMatchCache } from "./redis-match-cache.ts";
 import { createRedisRateLimiter } from "./redis-rate-limit.ts";
@@ -31,6 +32,7 @@ import { getCompanyCard, getWidget } from "./routes/company.ts";
 import type { RouteHandler } from "./routes/context.ts";
 import { matchFingerprint } from "./routes/fingerprint.ts";
 import { searchGlobalRoute, searchLiveRoute } from "./routes/search.ts";
+import { servePagedFile } from "./routes/list-pages.ts";
 import { listSpammers } from "./routes/spammers.ts";
 import { serveBuildFile, serveRouteFile } from "./routes/static.ts";
 import { getTableMatch, groupRoutesByPattern, matchTableRoute } from "./table-match.ts";
@@ -67,6 +69,8 @@ export interface AppOptions {
    * "More than one server"). Default: this server's memory.
    */
   redis?: RedisStore;
+  /** How much of each build's files is held in memory (server/file-store.ts). */
+  fileStore?: FileStoreOptions;
   /** Told of each build the server loads: at start, and each newly published one (the command logs it). */
   onBuildLoaded?: (build: LoadedBuild) => void;
 }
@@ -76,6 +80,7 @@ export function createApp(options: AppOptions): H3 {
   const source = new DistSource(options.dist, {
     createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)),
     onLoaded: options.onBuildLoaded,
+    fileStore: options.fileStore,
   });
   const checkRateLimit = createRateLimitCheck({
     limits: { always: options.fingerprintRateLimit ?? 60, optional: options.readRateLimit ?? 0 },
@@ -102,7 +107,7 @@ async function answerRequest(event: H3Event, source: DistSource): Promise<Respon
   const request = event.req;
   const takeQuota = event.context.takeQuota ?? noQuota;
   if (!found) return serveBuildFile({ request, url: event.url, params: {}, state, takeQuota });
-  const handler = HANDLERS[found.route.id as RouteId] ?? serveRouteFile;
+  const handler = HANDLERS[found.route.id as RouteId] ?? (found.route.paged ? servePagedFile : serveRouteFile);
   return handler({ request, url: event.url, params: found.params, state, route: found.route, takeQuota });
 }
 

@@ -15,6 +15,7 @@ import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
 import type { FingerprintIndex } from "../core/fingerprint/index.ts";
+import { FileStore, type FileStoreOptions } from "./file-store.ts";
 import { createFingerprintMatching, type FingerprintMatching, type MatchCache } from "./fingerprint-matching.ts";
 import { loadSearchState, type SearchState } from "./search-state.ts";
 
@@ -47,6 +48,10 @@ export interface BuildState {
   fingerprint: FingerprintMatching | null;
   /** The search indexes of this build; null for a build made before they existed. */
   search: SearchState | null;
+  /** The build's files as the file routes answer them (held in memory within a budget, or streamed). */
+  files: FileStore;
+  /** `as_of` as an HTTP date: every file's `Last-Modified`. */
+  lastModified: string;
 }
 
 /** How often, at most, a request checks whether `dist` points at a new build. */
@@ -68,6 +73,8 @@ export interface BuildStateOptions {
    * names it by its manifest's hash). Default: a new cache in this server's memory.
    */
   createMatchCache?: (buildId: string) => MatchCache;
+  /** How much of each build's files the server holds in memory. Default DEFAULT_FILE_STORE. */
+  fileStore?: FileStoreOptions;
 }
 
 export class DistSource {
@@ -154,6 +161,8 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     spammersByCategory: new Map(CATEGORIES.map((c, i) => [c, perCategory[i] as SpammerList])),
     fingerprint: fingerprintIndex && createFingerprintMatching(fingerprintIndex, { cache: options.createMatchCache?.(basename(root)) }),
     search,
+    files: new FileStore(root, options.fileStore),
+    lastModified: new Date(report.as_of).toUTCString(),
   };
 }
 

@@ -6,7 +6,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EMBED_CSP_HEADER } from "../core/embed-policy.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../core/routes/types.ts";
-import { sendBody } from "./respond.ts";
+import type { BuildState } from "./dist-source.ts";
+import type { StoredFile } from "./file-store.ts";
+import { sendStoredFile } from "./send-file.ts";
 
 /** Content types of files served at their own path, by extension (the table's media types where it has one). */
 const TYPES: Record<string, string> = {
@@ -51,33 +53,42 @@ export function toBuildPath(urlPath: string): string | null {
   return segments.join("/");
 }
 
-/** The file's bytes, or null when there is no such file (or it is a folder). */
-export async function readBuildFile(root: string, path: string): Promise<Buffer | null> {
-  try {
-    return await readFile(join(root, path));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR" || code === "ENAMETOOLONG") return null;
-    throw error;
-  }
+/** Media types worth compressing: the build writes `.br`/`.gz` beside such files above a size. */
+const COMPRESSIBLE = new Set<string>([MEDIA_TYPES.json, MEDIA_TYPES.problem, MEDIA_TYPES.svg, MEDIA_TYPES.html, MEDIA_TYPES.csv, MEDIA_TYPES.text, MEDIA_TYPES.rss, MEDIA_TYPES.atom, MEDIA_TYPES.feedJson, TYPES.css!, TYPES.js!, TYPES.xml!, TYPES.webmanifest!]);
+
+/** The build's file at `path` (a checked path inside it), or null when there is none. */
+export function readBuildFile(state: BuildState, path: string): StoredFile | null | Promise<StoredFile | null> {
+  return state.files.get(path);
 }
 
+/** A file's bytes: held ones as they are, a large one read from disk. */
+export async function readStoredBytes(state: BuildState, file: StoredFile): Promise<Buffer> {
+  return file.bytes ?? (await readFile(join(state.root, file.path)));
+}
 
 /** A file served at its own path: type by extension. */
-export function sendFile(request: Request, path: string, body: Buffer): Response {
-  return sendBody(request, body, {
-    type: getContentType(path),
-    cacheControl: NO_CACHE.has(path) ? CACHE_CONTROL.revalidate : CACHE_CONTROL.public,
-    headers: path.startsWith("embed/") ? { "content-security-policy": EMBED_CSP_HEADER } : undefined,
+export function sendFile(request: Request, state: BuildState, file: StoredFile): Promise<Response> {
+  const type = getContentType(file.path);
+  return sendStoredFile(request, state.files, file, {
+    type,
+    compressible: COMPRESSIBLE.has(type),
+    cacheControl: NO_CACHE.has(file.path) ? CACHE_CONTROL.revalidate : CACHE_CONTROL.public,
+    lastModified: state.lastModified,
+    extra: file.path.startsWith("embed/") ? EMBED_HEADERS : undefined,
   });
 }
 
 /** A route's file: the table's media type and cache policy (a 404 page is not cached). */
-export function sendRouteFile(request: Request, route: Route, body: Buffer, status = 200): Response {
-  return sendBody(request, body, {
+export function sendRouteFile(request: Request, state: BuildState, route: Route, file: StoredFile, status = 200): Promise<Response> {
+  const type = MEDIA_TYPES[route.media];
+  return sendStoredFile(request, state.files, file, {
     status,
-    type: MEDIA_TYPES[route.media],
+    type,
+    compressible: COMPRESSIBLE.has(type),
     cacheControl: status === 200 ? CACHE_CONTROL[route.cache] : CACHE_CONTROL.none,
-    headers: route.id === "getEmbed" ? { "content-security-policy": EMBED_CSP_HEADER } : undefined,
+    lastModified: state.lastModified,
+    extra: route.id === "getEmbed" ? EMBED_HEADERS : undefined,
   });
 }
+
+const EMBED_HEADERS = { "content-security-policy": EMBED_CSP_HEADER } as const;

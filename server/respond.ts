@@ -57,8 +57,19 @@ export function sendBody(request: Request, body: Uint8Array | string, options: B
  */
 export const PUBLIC_HEADERS = { "access-control-allow-origin": "*", "x-content-type-options": "nosniff" } as const;
 
+const PUBLIC_ENTRIES = Object.entries(PUBLIC_HEADERS);
+
+/** Answers made with PUBLIC_HEADERS already in place (files): reading their headers here would rebuild them. */
+const HAS_PUBLIC_HEADERS = new WeakSet<object>();
+
+export function markPublicHeaders<T extends object>(response: T): T {
+  HAS_PUBLIC_HEADERS.add(response);
+  return response;
+}
+
 export function setPublicHeaders(response: Response): void {
-  for (const [name, value] of Object.entries(PUBLIC_HEADERS)) response.headers.set(name, value);
+  if (HAS_PUBLIC_HEADERS.has(response)) return;
+  for (const [name, value] of PUBLIC_ENTRIES) response.headers.set(name, value);
 }
 
 export function sendJson(request: Request, value: unknown, options: Omit<BodyOptions, "type"> = {}): Response {

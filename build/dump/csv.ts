@@ -77,10 +77,11 @@ export class CsvCollector {
   }
 
   /**
-   * The CSV (inflated as it is read, with its SHA-256) and its gzip; the collector lets go of its
-   * batches, and the files can be read as often as they are written.
+   * The CSV (inflated as it is read) and its gzip, each with its SHA-256 (the data package and the
+   * dumps' index list them); the collector lets go of its batches, and the files can be read as
+   * often as they are written.
    */
-  finish(): { csv: ChunkedData & { sha256: string }; gz: ChunkedData } {
+  finish(): { csv: ChunkedData & { sha256: string }; gz: ChunkedData & { sha256: string } } {
     this.flush();
     const { members, sizes } = this;
     this.members = [];
@@ -96,7 +97,9 @@ export class CsvCollector {
         }
       },
     };
-    const gz = { byteLength: members.reduce((sum, member) => sum + member.byteLength, 0), chunks: () => members };
+    const gzHash = createHash("sha256");
+    for (const member of members) gzHash.update(member);
+    const gz = { byteLength: members.reduce((sum, member) => sum + member.byteLength, 0), sha256: gzHash.digest("hex"), chunks: () => members };
     return { csv, gz };
   }
 

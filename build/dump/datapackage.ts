@@ -1,6 +1,6 @@
 /**
  * dumps/datapackage.json: a Frictionless Tabular Data Package (https://specs.frictionlessdata.io/)
- * describing the week's two CSV files, every column with its type, format, description and
+ * describing the week's two CSV files and the weeks' new usernames, every column with its type, format, description and
  * constraints, taken from the same column list that wrote the header rows.
  */
 import { formatInstant } from "../../core/time.ts";
@@ -34,7 +34,8 @@ export function renderDataPackage({ credit, asOfMs, week, resources }: DataPacka
     title: `Reported usernames and companies with complaints, week ${week}`,
     description:
       "Weekly open-data dump of the spam-report API: every reported username with its report statistics, and every company in the catalog with its complaint statistics, as of the snapshot time. " +
-      "Values are the API's. UTF-8 CSV (RFC 4180, CRLF line ends, header row, no byte-order mark); each file also comes gzip-compressed beside it (.csv.gz), and under a stable -latest name with the same bytes.",
+      "Values are the API's. UTF-8 CSV (RFC 4180, CRLF line ends, header row, no byte-order mark); each file also comes gzip-compressed beside it (.csv.gz), and the two full files under a stable -latest name with the same bytes. " +
+      "The spammers-new files hold the usernames first reported in their ISO week, for every week that has any; index.json lists every file with its size, SHA-256 and rows.",
     created: formatInstant(asOfMs),
     homepage: credit.home,
     licenses: [{ name: LICENSE.id, path: LICENSE.url, title: LICENSE.title }],

@@ -1,21 +1,28 @@
 /**
  * dumps/ — the weekly open-data dump: spammers and companies as CSV, named by the ISO week of
  * `as_of` (`spammers-2026-W11.csv`) and under a stable name (`spammers-latest.csv`, the same
- * bytes), a reproducible `.gz` beside each, LICENSE.txt with the credit line, and a Frictionless
- * datapackage.json describing every column.
+ * bytes); for every week in which usernames were first reported, those usernames
+ * (`spammers-new-2026-W11.csv`, build/dump/new-weeks.ts); a reproducible `.gz` beside each CSV,
+ * LICENSE.txt with the credit line, a Frictionless datapackage.json describing every column, and
+ * the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
  *
  * The spammer rows are read off the model's spammer table into compressed batches of CSV text
  * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory.
  */
-import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
+import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
-import type { EmitContext } from "../context.ts";
+import { toJson, type EmitContext } from "../context.ts";
 import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompanyCells } from "../dump/columns.ts";
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
+import { createDumpIndex, type ListedDump } from "../dump/dump-index.ts";
+import { renderDumpIndexPage } from "../html/dump-index-page.ts";
+import { collectNewWeekDumps } from "../dump/new-weeks.ts";
 import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer/index.ts";
+
+type WrittenResource = DumpResource & { file: ChunkedData & { sha256: string }; gz: ChunkedData & { sha256: string }; rows: number };
 
 export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
@@ -30,7 +37,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const spammerFiles = withContext("joining the spammer dump", () => spammerRows.finish());
   const companyFiles = withContext("joining the company dump", () => companyRows.finish());
 
-  const resources: (DumpResource & { file: ChunkedData; gz: ChunkedData })[] = [
+  const resources: WrittenResource[] = [
     {
       name: "spammers",
       title: "Reported usernames",
@@ -38,6 +45,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
       path: `spammers-${week}.csv`,
       file: spammerFiles.csv,
       gz: spammerFiles.gz,
+      rows: spammerRows.rows,
       columns: SPAMMER_COLUMNS,
       primaryKey: "username",
     },
@@ -48,16 +56,42 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
       path: `companies-${week}.csv`,
       file: companyFiles.csv,
       gz: companyFiles.gz,
+      rows: companyRows.rows,
       columns: COMPANY_COLUMNS,
       primaryKey: "id",
     },
   ];
-  for (const { name, file, gz } of resources) {
+  const monday = getIsoWeekMonday(model.asOfMs);
+  const listed: ListedDump[] = [];
+  for (const { name, file, gz, rows } of resources) {
     for (const fileName of [`${name}-${week}`, `${name}-latest`]) {
       yield { path: getRouteFile("getDumpCsv", { name: fileName }), data: file };
       yield { path: getRouteFile("getDumpGzip", { name: fileName }), data: gz };
     }
+    listed.push({ name: `${name}-${week}`, dataset: name as ListedDump["dataset"], week, firstDay: monday, lastDay: monday + 6, rows, csv: file, gz, latest: `${name}-latest` });
+  }
+
+  const newResources: DumpResource[] = [];
+  for (const dump of collectNewWeekDumps(model.spammers, urls)) {
+    const name = `spammers-new-${dump.week.week}`;
+    yield { path: getRouteFile("getDumpCsv", { name }), data: dump.csv };
+    yield { path: getRouteFile("getDumpGzip", { name }), data: dump.gz };
+    // Sizes and hashes only: the week's compressed CSV is let go once written.
+    const csv = { byteLength: dump.csv.byteLength, sha256: dump.csv.sha256 };
+    listed.push({ name, dataset: "spammers-new", week: dump.week.week, firstDay: dump.week.firstDay, lastDay: dump.week.lastDay, rows: dump.rows, csv, gz: { byteLength: dump.gz.byteLength, sha256: dump.gz.sha256 } });
+    newResources.push({
+      name: name.toLowerCase(),
+      title: `Usernames first reported in ${dump.week.week}`,
+      description: "The valid reported usernames whose first report falls in this ISO week (UTC), in username order, with the columns of the spammers resource (their values as of the snapshot).",
+      path: `${name}.csv`,
+      file: csv,
+      columns: SPAMMER_COLUMNS,
+      primaryKey: "username",
+    });
   }
   yield { path: getRouteFile("getDumpLicense"), data: renderLicenseText(credit) };
-  yield { path: getRouteFile("getDataPackage"), data: renderDataPackage({ credit, asOfMs: model.asOfMs, week, resources }) };
+  yield { path: getRouteFile("getDataPackage"), data: renderDataPackage({ credit, asOfMs: model.asOfMs, week, resources: [...resources, ...newResources] }) };
+  const index = createDumpIndex({ asOfMs: model.asOfMs, week, credit, urls, dumps: listed });
+  yield { path: getRouteFile("getDumpIndexJson"), data: toJson(index) };
+  yield { path: getRouteFile("getDumpIndex"), data: renderDumpIndexPage(index, urls) };
 }

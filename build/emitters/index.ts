@@ -34,7 +34,7 @@ export interface Emitter {
 
 export const EMITTERS: Emitter[] = [
   { name: "check", writes: "api/check/{username}.json", emit: emitCheckFiles },
-  { name: "spammers", writes: "api/spammers.json, api/spammers/top.json, api/spammers/category/{category}.json", emit: emitSpammerLists },
+  { name: "spammers", writes: "api/spammers.json, api/spammers/page/{n}.json, api/spammers/top.json, api/spammers/category/{category}.json, …/{category}/page/{n}.json, …/{category}/top.json", emit: emitSpammerLists },
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
@@ -42,7 +42,7 @@ export const EMITTERS: Emitter[] = [
   { name: "chats", writes: "api/chat/{username}/status.json, api/chat/{username}/badge.svg", emit: emitChatStatuses },
   { name: "detection-rules", writes: "api/detection-rules.json", emit: emitDetectionRules },
   { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", emit: emitFeeds },
-  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json", emit: emitDump },
+  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, dumps/spammers-new-{YYYY}-W{ww}.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json, dumps/index.json, dumps/index.html", emit: emitDump },
   { name: "site", writes: "company/{slug}.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
   { name: "pages", writes: "people/{slug}.html, avatars/{slug}.svg, glossary/, videos/, video-channels/, channels/, chats/, blog/ {slug or username}.html", emit: emitContentPages },
   { name: "home", writes: "index.html (landing page), 404.html (the pages' not-found page)", emit: emitHomePages },

@@ -47,6 +47,7 @@ ${list(companies)}
 <p><a href="${e(urls.companyList())}">All companies</a></p>
 <h2>Open data</h2>
 <ul>
+<li><a href="${e(urls.dumpIndex())}">Every dump by week</a>, with sizes and SHA-256, and the usernames new each week</li>
 <li><a href="${e(urls.dump("spammers-latest.csv"))}">Reported usernames (CSV)</a></li>
 <li><a href="${e(urls.dump("companies-latest.csv"))}">Companies (CSV)</a></li>
 <li><a href="${e(urls.dump("datapackage.json"))}">Data package (every column described)</a></li>

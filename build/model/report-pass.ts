@@ -6,9 +6,6 @@
  */
 import { CATEGORIES, rankCategoryIndexes } from "../../core/categories.ts";
 import { compareCodePoints, compareNames } from "../../core/order.ts";
-import { compareSpammers } from "../../core/ranking.ts";
-import { TopList } from "../../core/top-list.ts";
-import { LIST_TOP } from "../../core/routes/table.ts";
 import { getUsernameRejection } from "../../core/username.ts";
 import { BuildError } from "../errors.ts";
 import type { Snapshot } from "../snapshot/open.ts";
@@ -17,6 +14,7 @@ import { startSideAggregates, type SideAggregates } from "../snapshot/side-aggre
 import { readUsernameGroups, type UsernameGroupRow } from "../snapshot/username-groups.ts";
 import type { Catalog } from "./catalog.ts";
 import { toSampleText, type Rejections } from "./rejections.ts";
+import { rankSpammerRows, selectSpammerLists } from "./spammer-ranking.ts";
 import { SpammerTableBuilder, type SpammerRow, type SpammerTable } from "./spammer-table.ts";
 import { TREND_DAYS, type SpammerLists } from "./types.ts";
 
@@ -24,9 +22,6 @@ export interface ReportPass {
   spammers: SpammerTable;
   lists: SpammerLists;
 }
-
-/** A row on its way into the table, kept in the rankings by its index there. */
-type RankedRow = SpammerRow & { index: number };
 
 /**
  * Reads every report once. `day0` is DESIGN's day-0 (UTC days since the epoch); `onProgress`
@@ -36,8 +31,6 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
   const side = startSideAggregates(db, (day0 - (TREND_DAYS - 1)) * 86_400);
   const companyIndex = new Map(catalog.companies.map((c, i) => [c.id, i]));
   const table = new SpammerTableBuilder(catalog.companies);
-  const overall = new TopList<RankedRow>(LIST_TOP, compareSpammers);
-  const perCategory = CATEGORIES.map(() => new TopList<RankedRow>(LIST_TOP, compareSpammers));
   const day0Start = day0 * 86_400;
   const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
   const groups = readUsernameGroups(db, windows);
@@ -81,29 +74,17 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
       rejections.add(`username_${rejection}`, sample, count);
       continue;
     }
-    const row = toRow(group, categoryCounts, rankCompanies(group.companyIds, companyIndex, catalog), table.size);
-    table.add(row);
-    overall.offer(row);
-    for (const category of row.categories) perCategory[category]!.offer(row);
+    table.add(toRow(group, categoryCounts, rankCompanies(group.companyIds, companyIndex, catalog)));
     if (table.size % 4096 === 0) onProgress?.(processed);
   }
   onProgress?.(processed);
   applySideAggregates(side.take(), catalog, rejections);
   const spammers = table.finish();
-  const materialise = (rows: RankedRow[]) => rows.map((r) => spammers.at(r.index));
-  return {
-    spammers,
-    lists: {
-      total: spammers.size,
-      top: materialise(overall.items),
-      byCategory: new Map(CATEGORIES.map((c, i) => [c, { total: perCategory[i]!.offered, top: materialise(perCategory[i]!.items) }])),
-    },
-  };
+  return { spammers, lists: selectSpammerLists(spammers, rankSpammerRows(spammers)) };
 }
 
-function toRow(group: UsernameGroupRow, categoryCounts: Uint32Array, companies: number[], index: number): RankedRow {
+function toRow(group: UsernameGroupRow, categoryCounts: Uint32Array, companies: number[]): SpammerRow {
   return {
-    index,
     username: group.username,
     reportsCount: group.count,
     uniqueReports: group.reporters,

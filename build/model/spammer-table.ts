@@ -63,6 +63,12 @@ export class SpammerTable implements Iterable<Spammer> {
     for (let row = 0; row < this.size; row++) yield this.fill(view, row);
   }
 
+  /** The rows `rows` (a ranking, a week's rows), in that order, through one reused Spammer like `views`. */
+  *viewsOf(rows: ArrayLike<number>): Generator<Spammer> {
+    const view = createEmptySpammer();
+    for (let i = 0; i < rows.length; i++) yield this.fill(view, rows[i]!);
+  }
+
   private fill(target: Spammer, row: number): Spammer {
     const { categories, companies } = target;
     categories.length = 0;

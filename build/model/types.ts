@@ -57,6 +57,8 @@ export interface Spammer {
 /** The spammer rankings (DESIGN "Orders"), overall and per category, each with its set's size. */
 export interface SpammerLists {
   total: number;
+  /** Every row of the SpammerTable in that order, best first (the list pages). */
+  ranking: Uint32Array;
   /** The best LIST_TOP, best first. */
   top: Spammer[];
   byCategory: Map<Category, { total: number; top: Spammer[] }>;

@@ -12,10 +12,11 @@
  * case-sensitive regexes, and any `%` in them is left to the live server.
  */
 import { EMBED_CSP_HEADER } from "../embed-policy.ts";
+import { renderPagedFileLines, renderQueryLinkLines } from "./nginx-links.ts";
 import { formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../routes/problem.ts";
 import { BAD_REQUEST_FILE, EMBED_NOT_FOUND_FILE, ROUTES } from "../routes/table.ts";
 import { escapeRegExp, listTemplateParams } from "../routes/templates.ts";
-import { CACHE_CONTROL, MEDIA_TYPES, type CachePolicy, type Media, type QueryForm, type Route } from "../routes/types.ts";
+import { CACHE_CONTROL, MEDIA_TYPES, type CachePolicy, type Media, type PagedFile, type QueryForm, type Route } from "../routes/types.ts";
 
 export interface NginxOptions {
   /** The build to serve: a build folder, or the `dist` link (nginx resolves it per request, so a new build is served at once). */
@@ -24,6 +25,8 @@ export interface NginxOptions {
   listen: string;
   /** The live server, for what the files cannot answer (e.g. `http://127.0.0.1:3000`). */
   upstream?: string;
+  /** The build's base URL (its build-report.json): the lists' `Link` headers are absolute URLs from it. */
+  baseUrl: string;
 }
 
 const routes = ROUTES as readonly Route[];
@@ -90,7 +93,7 @@ function cannotAnswer(route: Route, upstream: string | undefined): string {
 /** `return 418` is the house signal for "the files cannot answer": error_page sends it to @live_<id>. */
 const handOff = (route: Route) => `error_page 418 = @live_${route.id};`;
 
-function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstream: string | undefined): string[] {
+function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstream: string | undefined, baseUrl: string): string[] {
   const rule = route.static;
   const params = listTemplateParams(route.path);
   const file = toFileWithVariables(route.file!);
@@ -111,6 +114,7 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstrea
   } else {
     // error_page (not a try_files fallback) keeps the 404 status for the page it serves.
     if (notFound.kind === "notFoundFile") body.push(`try_files ${file} =404;`, `error_page 404 @notfound_${route.id};`);
+    else if (route.paged) body.push(...renderPagedFileLines(route as Route & { paged: PagedFile }, baseUrl));
     else body.push(`try_files ${file} @notfound;`);
   }
   const out: string[] = [];
@@ -141,7 +145,7 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstrea
  * A query route: the query string as one probe (`limit=1:50|page=0:|slug=0:`, each declared
  * parameter present or not, with its raw value), each form a regex over it.
  */
-function queryRouteLocation(route: Route & { static: { kind: "query" } }, upstream: string | undefined): string[] {
+function queryRouteLocation(route: Route & { static: { kind: "query" } }, upstream: string | undefined, baseUrl: string): string[] {
   const names = route.params.filter((p) => p.in === "query").map((p) => p.name);
   // A missing form file (a page past the end) is the live server's to answer too.
   const lines: string[] = [...typed(route.media), ...headers(CACHE_CONTROL[route.cache]), handOff(route), `error_page 404 = @live_${route.id};`];
@@ -152,10 +156,13 @@ function queryRouteLocation(route: Route & { static: { kind: "query" } }, upstre
     lines.push(`set $q_${name} "0:";`, `if ($args ~ "(?:^|&)${n}(?:=(?<qv_${name}>[^&]*))?(?:&|$)") {`, `  set $q_${name} "1:$qv_${name}";`, "}");
   }
   lines.push(`set $probe "${names.map((n) => `${n}=$q_${n}`).join("|")}";`);
+  const links = renderQueryLinkLines(route, baseUrl);
+  lines.push(...links.before);
   // `rewrite … break` inside an `if` (one of the uses of `if` nginx documents as safe): the
   // first matching form serves its file; no form is the live server's.
   for (const form of route.static.forms) {
-    lines.push(`if ($probe ~ "${toFormRegex(names, form)}") {`, `  rewrite ^ ${toFileWithVariables(form.file, "f_")} break;`, "}");
+    const inside = [...links.formLines(form), `rewrite ^ ${toFileWithVariables(form.file, "f_")} break;`];
+    lines.push(`if ($probe ~ "${toFormRegex(names, form)}") {`, ...inside.map((l) => `  ${l}`), "}");
   }
   lines.push("return 418;");
   return [block(`location = ${route.path}`, lines), cannotAnswer(route, upstream)];
@@ -179,8 +186,8 @@ export function renderNginxServer(options: NginxOptions): string {
   const upstream = options.upstream?.replace(/\/+$/, "");
   const lines: string[] = [];
   for (const route of routes) {
-    if (route.static.kind === "file") lines.push(...fileRouteLocations(route as Route & { static: { kind: "file" } }, upstream));
-    else if (route.static.kind === "query") lines.push(...queryRouteLocation(route as Route & { static: { kind: "query" } }, upstream));
+    if (route.static.kind === "file") lines.push(...fileRouteLocations(route as Route & { static: { kind: "file" } }, upstream, options.baseUrl));
+    else if (route.static.kind === "query") lines.push(...queryRouteLocation(route as Route & { static: { kind: "query" } }, upstream, options.baseUrl));
     else lines.push(...liveRouteLocation(route, upstream));
   }
   const ownPathTypes = Object.entries(OWN_PATH_TYPES).map(([ext, media]) => `"${MEDIA_TYPES[media]}" ${ext};`);

@@ -4,6 +4,7 @@
  * `$ref`; every route gets the statuses it answers plus the ones every route can answer (304,
  * 405, 429 where a limit applies, 500), and the headers both servers send.
  */
+import { MAX_RANGES } from "../http/range.ts";
 import { TRANSPORT_PROBLEMS } from "./problem.ts";
 import { ProblemSchema } from "./schemas.ts";
 import { ROUTES } from "./table.ts";
@@ -47,8 +48,20 @@ const HEADERS: Record<string, JsonObject> = {
   "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
   Allow: { description: "The methods this path answers.", schema: { type: "string" } },
   Location: { description: "The canonical URL of what was asked for by another spelling.", schema: { type: "string", format: "uri" } },
+  "Last-Modified": { description: "Answers that are files of the build: the snapshot's `as_of` (the data is as of then); send it back in If-Range.", schema: { type: "string" } },
+  "Accept-Ranges": { description: "`bytes`: answers that are files of the build take a Range (a broken download resumes), always of the file itself, never of a compressed form.", schema: { type: "string", const: "bytes" } },
+  "Content-Range": { description: "The part sent (`bytes FIRST-LAST/SIZE`), or the file's size when no range fits (`bytes */SIZE`).", schema: { type: "string" } },
+  Vary: { description: "`accept-encoding` on files the build also wrote compressed (`.br`, `.gz` beside them).", schema: { type: "string" } },
+  "Content-Encoding": { description: "`br` or `gzip` when the client's Accept-Encoding takes the precompressed file; absent otherwise.", schema: { type: "string", enum: ["br", "gzip"] } },
   "Content-Security-Policy": { description: "Embeds: no script, nothing fetched, framable by any site (`frame-ancestors *`).", schema: { type: "string" } },
+  Link: {
+    description: 'Pages of a ranked list (RFC 8288): `<…?page=3>; rel="next", <…?page=1>; rel="prev"`, absolute URLs of the list\'s query form; absent on a page without such neighbours.',
+    schema: { type: "string" },
+  },
 };
+
+/** A route whose answers are pages of a ranked list, and so carry `Link`. */
+const isPaged = (route: Route) => route.paged !== undefined || (route.static.kind === "query" && route.static.forms.some((f) => f.pages !== undefined));
 
 export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
   const components: Record<string, Json> = {};
@@ -93,9 +106,12 @@ function createOperation(route: Route, components: Record<string, Json>, example
   for (const response of all) {
     const headers: Record<string, Json> = { ...common, ...limited, ...csp };
     if (route.method === "GET" && response.status < 400 && response.status !== 301) headers.ETag = ref("ETag");
+    if (isPaged(route) && (response.status === 200 || response.status === 304)) headers.Link = ref("Link");
     if (response.status === 429) headers["Retry-After"] = ref("Retry-After");
     if (response.status === 405) headers.Allow = ref("Allow");
     if (response.status === 301) headers.Location = ref("Location");
+    if (isFileAnswer(route) && [200, 206, 304].includes(response.status)) Object.assign(headers, fileHeaders(response.status));
+    if (response.status === 416) headers["Content-Range"] = ref("Content-Range");
     const entry: JsonObject = { description: response.description, headers };
     // A 304 and a redirect have no body.
     if (response.status !== 304 && response.status !== 301) {
@@ -169,6 +185,10 @@ function commonResponses(route: Route): RouteResponse[] {
   const problem = (status: number, description: string): RouteResponse => ({ status, description, media: "problem", schema: ProblemSchema });
   const list: RouteResponse[] = [];
   if (route.method === "GET") list.push({ status: 304, description: "Not modified: the If-None-Match tag is current.", media: route.media });
+  if (isFileAnswer(route)) {
+    list.push({ status: 206, description: "Partial content, when the answer is a file of the build and a Range asked for part of it (If-Range: only if the tag or date is still current): one part, or `multipart/byteranges` for several.", media: route.media });
+    list.push(problem(416, `Range not satisfiable: no range asked for starts within the file, or more than ${MAX_RANGES} ranges; \`Content-Range: bytes */SIZE\` gives the size.`));
+  }
   // What the server answers before a request reaches the route (core/routes/problem.ts TRANSPORT_PROBLEMS); the connection then closes.
   const t = TRANSPORT_PROBLEMS;
   list.push(problem(400, `Not a readable request: ${t.malformed.detail} ${t.noHost.detail} Or a path whose percent-encoding does not decode.`));
@@ -182,6 +202,24 @@ function commonResponses(route: Route): RouteResponse[] {
   list.push(problem(500, "The server failed; the error was logged."));
   if (route.static.kind !== "file" || route.static.differs) list.push(problem(501, "Static hosts only: the files cannot answer this request; `live_route` names the route of the live server that does."));
   return list;
+}
+
+/**
+ * A GET answered (at least when found) by a file of the build: it takes ranges and has
+ * Last-Modified. A route with query parameters is computed by the live server from its lists
+ * (its files answer the static hosts' query forms), so it does not.
+ */
+export function isFileAnswer(route: Route): boolean {
+  return route.method === "GET" && route.file !== null && !route.params.some((p) => p.in === "query");
+}
+
+function fileHeaders(status: number): Record<string, Json> {
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+  const headers: Record<string, Json> = { "Last-Modified": ref("Last-Modified"), Vary: ref("Vary") };
+  if (status !== 304) headers["Accept-Ranges"] = ref("Accept-Ranges");
+  if (status === 200) headers["Content-Encoding"] = ref("Content-Encoding");
+  if (status === 206) headers["Content-Range"] = ref("Content-Range");
+  return headers;
 }
 
 /** A body schema for types without a JSON shape. */

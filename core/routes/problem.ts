@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
   417: "Expectation Failed",
   422: "Unprocessable Content",
   429: "Too Many Requests",

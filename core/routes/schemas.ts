@@ -10,10 +10,10 @@ import { PROFILE_KINDS, TRUST_LEVELS } from "../fingerprint/types.ts";
 import { GLOBAL_SEARCH_TYPES } from "../search/global-index.ts";
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Uri = (description: string) => Type.String({ format: "uri", description });
-const Count = (description: string) => Type.Integer({ minimum: 0, description });
-const Instant = (description: string) => Type.String({ format: "date-time", description });
-const Day = (description: string) => Type.String({ format: "date", description });
+export const Uri = (description: string) => Type.String({ format: "uri", description });
+export const Count = (description: string) => Type.Integer({ minimum: 0, description });
+export const Instant = (description: string) => Type.String({ format: "date-time", description });
+export const Day = (description: string) => Type.String({ format: "date", description });
 
 const CategorySchema = Type.Union(
   CATEGORIES.map((c) => Type.Literal(c)),
@@ -114,6 +114,8 @@ export const SpammerListSchema = Type.Object(
   {
     data: Type.Array(SpammerItemSchema, { description: "By reports, then last_seen (newest first), then username." }),
     total: Count("Usernames in the set (all, or those with a report in the category)."),
+    page: Type.Integer({ minimum: 1 }),
+    pages: Count("ceil(total / limit); 0 for an empty set."),
   },
   { $id: "SpammerList", additionalProperties: false },
 );

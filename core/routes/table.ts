@@ -37,6 +37,7 @@ import {
   WidgetSchema,
   BuildReportSchema,
 } from "./schemas.ts";
+import { DumpIndexSchema } from "./dump-index-schema.ts";
 import type { ExampleRequest, Media, Route, RouteParam, RouteResponse } from "./types.ts";
 
 /** Reference "Limits": list limits and pages. */
@@ -70,6 +71,45 @@ const limitParam = queryParam(
   Type.Integer({ minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default }),
 );
 const categoryParam = queryParam("category", "Only usernames with at least one report in this category.", Type.Union(CATEGORIES.map((c) => Type.Literal(c))));
+const pageParam = queryParam("page", "Page number, from 1.", Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }));
+
+/**
+ * The ranked lists' page files at the default limit (every page, for static hosts), and what
+ * their answers say about pages and `Link` (RFC 8288) — the same on every paginated route.
+ */
+const COMPANY_PAGES = "api/companies/page/{page}.json";
+const SPAMMER_PAGES = "api/spammers/page/{page}.json";
+const SPAMMER_CATEGORY_PAGES = "api/spammers/category/{category}/page/{page}.json";
+const PAGING =
+  "`pages` is ceil(total / limit), 0 for an empty list; a page past the end answers 200 with an empty `data`. The `Link` header (RFC 8288) gives `rel=\"next\"` and `rel=\"prev\"` as absolute URLs of the list's query form, when there is such a page.";
+const PAGE_FILE_LINKS = "It carries the same `Link` header as that query (absolute URLs of the query form).";
+/** Netlify-like hosts match a path or query to a file but cannot compute a neighbouring page. */
+const NO_HOST_LINK = "Netlify-like hosts (`_headers`) send no `Link` header: follow `page` and `pages` in the body; nginx sends it.";
+
+/** A page file of a ranked list at the default limit: the static form of the list's `?page=` (and `?category=`), with its Link. */
+function listPage(id: string, list: "listCompanies" | "listSpammers", what: string, file: string, schema: RouteResponse["schema"], category: boolean): Route {
+  const query = category ? "category={category}&page={page}" : "page={page}";
+  return {
+    id,
+    method: "GET",
+    path: `/${file.replace(/\.json$/, "")}`,
+    tag: list === "listCompanies" ? "Companies" : "Spammers",
+    summary: `One page of ${what} (static form)`,
+    description: `The same bytes as \`${list === "listCompanies" ? "/api/companies" : "/api/spammers"}?${query}\` at the default limit, as a plain file for static hosts and caches; a page past the end is a 404. ${PAGE_FILE_LINKS}`,
+    params: [
+      ...(category ? [pathParam("category", "A category.", Type.Union(CATEGORIES.map((c) => Type.Literal(c))))] : []),
+      pathParam("page", "Page number, from 1.", Type.Integer({ minimum: 1 })),
+    ],
+    file,
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The page.", schema), notFound],
+    rateLimit: "optional",
+    example: () => ({ params: category ? { category: "crypto", page: "1" } : { page: "1" } }) as ExampleRequest,
+    static: { ...fileRule({ ...(category ? { category: CANONICAL.category } : {}), page: CANONICAL.page }), differs: NO_HOST_LINK },
+    paged: { list, query: category ? { category: "{category}" } : {}, page: "{page}", limit: LIST_LIMIT.default, pages: file },
+  };
+}
 
 const ok = (media: Media, description: string, schema?: RouteResponse["schema"]): RouteResponse => ({ status: 200, description, media, schema });
 const problem = (status: number, description: string): RouteResponse => ({ status, description, media: "problem", schema: ProblemSchema });
@@ -234,14 +274,10 @@ export const ROUTES = [
     path: "/api/companies",
     tag: "Companies",
     summary: "Companies ranked by complaints",
-    description: "Companies by complaints (then name, then id), paginated. Pages past the end answer 200 with an empty `data`. `slug` narrows the list to one company.",
-    params: [
-      limitParam,
-      queryParam("page", "Page number, from 1.", Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
-      queryParam("slug", "Only the company with this slug (case-insensitive).", Type.String()),
-    ],
+    description: `Companies by complaints (then name, then id), paginated. ${PAGING} \`slug\` narrows the list to one company.`,
+    params: [limitParam, pageParam, queryParam("slug", "Only the company with this slug (case-insensitive).", Type.String())],
     file: "api/companies.json",
-    queryFiles: ["api/companies/page/{page}.json"],
+    queryFiles: [COMPANY_PAGES],
     media: "json",
     cache: "public",
     responses: [ok("json", "One page of the ranked list.", CompanyPageSchema), invalid("a bad `limit` or `page`, or one of `limit`, `page`, `slug` given twice")],
@@ -250,10 +286,10 @@ export const ROUTES = [
     static: {
       kind: "query",
       forms: [
-        { when: {}, defaults: { limit: String(LIST_LIMIT.default), page: "1" }, file: "api/companies.json" },
-        { when: { page: CANONICAL.page }, defaults: { limit: String(LIST_LIMIT.default) }, file: "api/companies/page/{page}.json" },
+        { when: {}, defaults: { limit: String(LIST_LIMIT.default), page: "1" }, file: "api/companies.json", pages: COMPANY_PAGES },
+        { when: { page: CANONICAL.page }, defaults: { limit: String(LIST_LIMIT.default) }, file: COMPANY_PAGES, pages: COMPANY_PAGES },
       ],
-      differs: "A static host answers the default limit's pages that exist; another `limit`, `slug`, a page past the end, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both.",
+      differs: `A static host answers the default limit's pages that exist; another \`limit\`, \`slug\`, a page past the end, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both. ${NO_HOST_LINK}`,
     },
   },
   {
@@ -262,22 +298,26 @@ export const ROUTES = [
     path: "/api/spammers",
     tag: "Spammers",
     summary: "Reported usernames, most reported first",
-    description: "Usernames with at least one report, by reports, then last report (newest first), then username. `total` counts the whole set (of the category, when one is given). `username` is an exact lookup.",
-    params: [limitParam, queryParam("username", "Exactly this username (normalised like /api/check).", Type.String()), categoryParam],
+    description:
+      `Usernames with at least one report, by reports, then last report (newest first), then username, paginated: every one of them is on some page. \`total\` counts the whole set (of the category, when one is given). ${PAGING} \`username\` is an exact lookup. ` +
+      `Any \`limit\` goes with any \`page\`: the first ${LIST_TOP} of each list are answered from memory, a page beyond them from the build's page files of ${LIST_LIMIT.default} (at most ${LIST_TOP / LIST_LIMIT.default + 1} files read for one answer).`,
+    params: [limitParam, pageParam, queryParam("username", "Exactly this username (normalised like /api/check).", Type.String()), categoryParam],
     file: "api/spammers.json",
-    queryFiles: ["api/spammers/category/{category}.json"],
+    queryFiles: ["api/spammers/category/{category}.json", SPAMMER_PAGES, SPAMMER_CATEGORY_PAGES],
     media: "json",
     cache: "public",
-    responses: [ok("json", "The top of the list and the size of the set.", SpammerListSchema), invalid("a bad `limit`, `username`, `category`, or one of them given twice")],
+    responses: [ok("json", "One page of the list and the size of the set.", SpammerListSchema), invalid("a bad `limit`, `page` (0, negative, not a whole number), `username`, `category`, or one of them given twice")],
     rateLimit: "optional",
     example: () => ({ query: { category: "crypto" } }),
     static: {
       kind: "query",
       forms: [
-        { when: {}, defaults: { limit: String(LIST_LIMIT.default) }, file: "api/spammers.json" },
-        { when: { category: CANONICAL.category }, defaults: { limit: String(LIST_LIMIT.default) }, file: "api/spammers/category/{category}.json" },
+        { when: {}, defaults: { limit: String(LIST_LIMIT.default), page: "1" }, file: "api/spammers.json", pages: SPAMMER_PAGES },
+        { when: { page: CANONICAL.page }, defaults: { limit: String(LIST_LIMIT.default) }, file: SPAMMER_PAGES, pages: SPAMMER_PAGES },
+        { when: { category: CANONICAL.category }, defaults: { limit: String(LIST_LIMIT.default), page: "1" }, file: "api/spammers/category/{category}.json", pages: SPAMMER_CATEGORY_PAGES },
+        { when: { category: CANONICAL.category, page: CANONICAL.page }, defaults: { limit: String(LIST_LIMIT.default) }, file: SPAMMER_CATEGORY_PAGES, pages: SPAMMER_CATEGORY_PAGES },
       ],
-      differs: "A static host answers the default limit, per category too; another `limit`, `username`, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both.",
+      differs: `A static host answers the default limit's pages that exist, per category too; another \`limit\`, \`username\`, a page past the end, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both. ${NO_HOST_LINK}`,
     },
   },
   {
@@ -502,22 +542,7 @@ export const ROUTES = [
     example: () => ({}),
     static: fileRule(),
   },
-  {
-    id: "getCompanyListPage",
-    method: "GET",
-    path: "/api/companies/page/{page}",
-    tag: "Companies",
-    summary: "One page of the ranked company list (static form)",
-    description: "The same bytes as `/api/companies?page={page}` at the default limit, as a plain file for static hosts and caches.",
-    params: [pathParam("page", "Page number, from 1.", Type.Integer({ minimum: 1 }))],
-    file: "api/companies/page/{page}.json",
-    media: "json",
-    cache: "public",
-    responses: [ok("json", "The page.", CompanyPageSchema), notFound],
-    rateLimit: "optional",
-    example: () => ({ params: { page: "1" } }),
-    static: fileRule({ page: CANONICAL.page }),
-  },
+  listPage("getCompanyListPage", "listCompanies", "the ranked company list", COMPANY_PAGES, CompanyPageSchema, false),
   {
     id: "getCompanyListAll",
     method: "GET",
@@ -540,7 +565,7 @@ export const ROUTES = [
     path: "/api/spammers/top",
     tag: "Spammers",
     summary: "The 200 most reported usernames",
-    description: "The same bytes as `/api/spammers?limit=200`.",
+    description: `The same bytes as \`/api/spammers?limit=200\`. ${PAGE_FILE_LINKS}`,
     params: [],
     file: "api/spammers/top.json",
     media: "json",
@@ -548,7 +573,8 @@ export const ROUTES = [
     responses: [ok("json", "The list.", SpammerListSchema)],
     rateLimit: "optional",
     example: () => ({}),
-    static: fileRule(),
+    static: { ...fileRule(), differs: NO_HOST_LINK },
+    paged: { list: "listSpammers", query: { limit: String(LIST_TOP) }, page: "1", limit: LIST_TOP, pages: SPAMMER_PAGES },
   },
   {
     id: "getSpammerCategory",
@@ -556,7 +582,7 @@ export const ROUTES = [
     path: "/api/spammers/category/{category}",
     tag: "Spammers",
     summary: "Most reported usernames of a category (static form)",
-    description: "The same bytes as `/api/spammers?category={category}` at the default limit.",
+    description: `The same bytes as \`/api/spammers?category={category}\` at the default limit. ${PAGE_FILE_LINKS}`,
     params: [pathParam("category", "A category.", Type.Union(CATEGORIES.map((c) => Type.Literal(c))))],
     file: "api/spammers/category/{category}.json",
     media: "json",
@@ -564,7 +590,8 @@ export const ROUTES = [
     responses: [ok("json", "The list.", SpammerListSchema), notFound],
     rateLimit: "optional",
     example: () => ({ params: { category: "crypto" } }),
-    static: fileRule({ category: CANONICAL.category }),
+    static: { ...fileRule({ category: CANONICAL.category }), differs: NO_HOST_LINK },
+    paged: { list: "listSpammers", query: { category: "{category}" }, page: "1", limit: LIST_LIMIT.default, pages: SPAMMER_CATEGORY_PAGES },
   },
   {
     id: "getSpammerCategoryTop",
@@ -572,7 +599,7 @@ export const ROUTES = [
     path: "/api/spammers/category/{category}/top",
     tag: "Spammers",
     summary: "The 200 most reported usernames of a category",
-    description: "The same bytes as `/api/spammers?category={category}&limit=200`.",
+    description: `The same bytes as \`/api/spammers?category={category}&limit=200\`. ${PAGE_FILE_LINKS}`,
     params: [pathParam("category", "A category.", Type.Union(CATEGORIES.map((c) => Type.Literal(c))))],
     file: "api/spammers/category/{category}/top.json",
     media: "json",
@@ -580,8 +607,11 @@ export const ROUTES = [
     responses: [ok("json", "The list.", SpammerListSchema), notFound],
     rateLimit: "optional",
     example: () => ({ params: { category: "crypto" } }),
-    static: fileRule({ category: CANONICAL.category }),
+    static: { ...fileRule({ category: CANONICAL.category }), differs: NO_HOST_LINK },
+    paged: { list: "listSpammers", query: { limit: String(LIST_TOP), category: "{category}" }, page: "1", limit: LIST_TOP, pages: SPAMMER_CATEGORY_PAGES },
   },
+  listPage("getSpammerListPage", "listSpammers", "the ranked usernames", SPAMMER_PAGES, SpammerListSchema, false),
+  listPage("getSpammerCategoryPage", "listSpammers", "a category's ranked usernames", SPAMMER_CATEGORY_PAGES, SpammerListSchema, true),
   feed("getFeedRss", "", ".rss", "rss", "RSS 2.0", false),
   feed("getFeedAtom", ".atom", ".atom", "atom", "Atom 1.0", false),
   feed("getFeedJson", ".feed.json", ".feed.json", "feedJson", "JSON Feed 1.1", false),
@@ -594,8 +624,8 @@ export const ROUTES = [
     path: "/dumps/{name}.csv",
     tag: "Open data",
     summary: "Weekly CSV dump",
-    description: `\`spammers-{YYYY}-W{ww}\`, \`companies-{YYYY}-W{ww}\`, or \`-latest\` for this week's. RFC 4180, UTF-8 without BOM, no cell starts a formula. ${dumpDescription}`,
-    params: [pathParam("name", "`spammers-latest`, `companies-latest`, or a week's name such as `spammers-2026-W46`.")],
+    description: `\`spammers-{YYYY}-W{ww}\`, \`companies-{YYYY}-W{ww}\`, or \`-latest\` for this week's; \`spammers-new-{YYYY}-W{ww}\` for the usernames first reported in that ISO week, for every week that has any (\`/dumps/index.json\` lists them). RFC 4180, UTF-8 without BOM, no cell starts a formula. ${dumpDescription}`,
+    params: [pathParam("name", "`spammers-latest`, `companies-latest`, a week's name such as `spammers-2026-W46`, or a week's new usernames such as `spammers-new-2026-W46`.")],
     file: "dumps/{name}.csv",
     media: "csv",
     cache: "public",
@@ -651,6 +681,27 @@ export const ROUTES = [
     rateLimit: "optional",
     example: () => ({}),
     static: fileRule(),
+  },
+  {
+    id: "getDumpIndexJson",
+    method: "GET",
+    path: "/dumps/index.json",
+    tag: "Open data",
+    summary: "The index of the dumps",
+    description:
+      "Every file in /dumps/ by ISO week, newest first: its URL, size in bytes, SHA-256 and data rows, with the licence and its credit line. The full dumps are of the snapshot's week; a `spammers-new` file exists for every week in which some username was first reported (a week that is not listed had none), so a client that last fetched week W takes the `spammers-new` files of W and after (W again: it may have grown since).",
+    params: [],
+    file: "dumps/index.json",
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The index.", DumpIndexSchema)],
+    rateLimit: "optional",
+    example: () => ({}),
+    static: fileRule(),
+  },
+  {
+    ...page("getDumpIndex", "/dumps/", "dumps/index.html", "The open-data dumps: every file by week, with sizes, SHA-256 and rows, and the licence.", null, () => ({})),
+    tag: "Open data",
   },
   {
     id: "getFingerprintProfiles",

@@ -107,6 +107,28 @@ export interface QueryForm {
   defaults?: Record<string, string>;
   /** The dist file; `{name}` is the value of the parameter `name`. */
   file: string;
+  /**
+   * The default-limit page files of the list this form answers (`{page}` the page number): a
+   * next page exists when its file does, which is how a static host sends `Link`.
+   */
+  pages?: string;
+}
+
+/**
+ * A file route whose answer is one page of a ranked list (the same bytes as a query of the list
+ * route): its `Link` header (RFC 8288) points at the neighbouring pages, in the list's query form.
+ */
+export interface PagedFile {
+  /** The list route's operation id (`listSpammers`). */
+  list: string;
+  /** The answer's query on the list route, page aside; `{name}` is the path parameter `name`. */
+  query: Record<string, string>;
+  /** `{page}` (the path parameter) or a fixed page number. */
+  page: string;
+  /** Items per page of this answer (the default limit, or the top file's 200 on page 1). */
+  limit: number;
+  /** The list's default-limit page files (`{page}` the page number), as for a query form. */
+  pages: string;
 }
 
 export type NotFoundRule =
@@ -172,4 +194,6 @@ export interface Route {
   notFoundFile?: string;
   example: (keys: ExampleKeys) => ExampleRequest | null;
   static: StaticRule;
+  /** One page of a ranked list: the answer carries `Link` rel=next/prev (see PagedFile). */
+  paged?: PagedFile;
 }

@@ -20,9 +20,9 @@ async function serveChatFile({ request, params, state }: RouteContext, route: Ro
   const username = normalizeUsername(params.username ?? "");
   const rejection = getUsernameRejection(username);
   if (rejection) return sendInvalid(request, [{ name: "username", in: "path", detail: `chat username ${describeUsernameRejection(rejection)}` }]);
-  const body = await readBuildFile(state.root, fillTemplate(route.file!, { username }));
-  if (body) return sendRouteFile(request, route, body);
-  if (route.notFoundFile) return sendRouteNotFound(request, state.root, route);
+  const file = await readBuildFile(state, fillTemplate(route.file!, { username }));
+  if (file) return sendRouteFile(request, state, route, file);
+  if (route.notFoundFile) return sendRouteNotFound(request, state, route);
   return sendJson(request, { found: false, username }, { status: 404, cacheControl: FIVE_MINUTES });
 }
 

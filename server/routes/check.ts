@@ -7,7 +7,8 @@ import { createFileFiller } from "../../core/routes/match.ts";
 import { getRoute } from "../../core/routes/table.ts";
 import { CACHE_CONTROL } from "../../core/routes/types.ts";
 import { explainUsernameRejection, normalizeUsername } from "../../core/username.ts";
-import { readBuildFile, sendRouteFile } from "../files.ts";
+import type { BuildState } from "../dist-source.ts";
+import { readBuildFile, readStoredBytes, sendRouteFile } from "../files.ts";
 import { readJsonBody } from "../json-body.ts";
 import { FIVE_MINUTES, sendInvalid, sendJsonText } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
@@ -18,8 +19,8 @@ export async function checkUsername({ request, params, state }: RouteContext): P
   const username = normalizeUsername(params.identifier ?? "");
   const rejection = explainUsernameRejection(username);
   if (rejection) return sendInvalid(request, [{ name: "identifier", in: "path", detail: rejection }]);
-  const body = await readBuildFile(state.root, checkFile(username));
-  if (body) return sendRouteFile(request, getRoute("checkUsername"), body);
+  const file = await readBuildFile(state, checkFile(username));
+  if (file) return sendRouteFile(request, state, getRoute("checkUsername"), file);
   // DESIGN: absence is an answer, not an error — 200 with found: false.
   return sendJsonText(request, formatCheckNotFound(username), { cacheControl: FIVE_MINUTES });
 }
@@ -42,17 +43,18 @@ export async function checkUsernames({ request, state, takeQuota }: RouteContext
   }
   await takeQuota(read.items.length);
   const checks = new Map<string, string | null>();
-  await Promise.all(listBulkUsernames(read.items).map(async (username) => checks.set(username, (await readCheckFile(state.root, username))?.toString("utf8") ?? null)));
+  await Promise.all(listBulkUsernames(read.items).map(async (username) => checks.set(username, (await readCheckFile(state, username))?.toString("utf8") ?? null)));
   // Answers depend on what was sent: a shared cache must not keep them.
   return sendJsonText(request, formatBulkCheck(read.items, (username) => checks.get(username) ?? null), { cacheControl: CACHE_CONTROL.none });
 }
 
-function readCheckFile(root: string, username: string): Promise<Buffer | null> {
-  return readBuildFile(root, checkFile(username));
+async function readCheckFile(state: BuildState, username: string): Promise<Buffer | null> {
+  const file = await readBuildFile(state, checkFile(username));
+  return file && readStoredBytes(state, file);
 }
 
 /** Reads a username's check result from the build, or null when it was never reported. */
-export async function readCheckResult(root: string, username: string): Promise<unknown | null> {
-  const body = await readCheckFile(root, username);
+export async function readCheckResult(state: BuildState, username: string): Promise<unknown | null> {
+  const body = await readCheckFile(state, username);
   return body ? JSON.parse(body.toString("utf8")) : null;
 }

@@ -1,9 +1,9 @@
 /** GET /api/companies?limit&page&slug — the ranked company list, paginated. */
 import { LIST_LIMIT, MAX_PAGE } from "../../core/routes/table.ts";
-import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
+import { sendInvalid } from "../respond.ts";
 import { QueryReader } from "../query.ts";
 import type { RouteContext } from "./context.ts";
-
+import { sendListPage } from "./list-pages.ts";
 
 export function listCompanies({ request, url, state }: RouteContext): Response {
   const query = new QueryReader(url.searchParams);
@@ -16,7 +16,6 @@ export function listCompanies({ request, url, state }: RouteContext): Response {
     const index = state.companyBySlug.get(slug.toLowerCase());
     items = index === undefined ? [] : [state.companies[index]!];
   }
-  const total = items.length;
   const data = items.slice((page - 1) * limit, page * limit);
-  return sendJson(request, { data, total, page, pages: Math.ceil(total / limit) }, { cacheControl: FIVE_MINUTES });
+  return sendListPage(request, state, { list: "listCompanies", query: { limit: String(limit), slug } }, { data, total: items.length, page, limit });
 }

@@ -8,6 +8,7 @@ import { findCompanyPosition } from "../../core/lookup.ts";
 import { getRoute } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import type { Route } from "../../core/routes/types.ts";
+import type { StoredFile } from "../file-store.ts";
 import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendJson } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
@@ -19,23 +20,23 @@ export function findCompany(state: BuildState, query: string): CompanyItem | nul
 }
 
 /** The company's file of `route`, or null. */
-async function readCompanyFile(state: BuildState, route: Route, company: CompanyItem | null): Promise<Buffer | null> {
-  return company && readBuildFile(state.root, fillTemplate(route.file!, { slug: company.slug }));
+async function readCompanyFile(state: BuildState, route: Route, company: CompanyItem | null): Promise<StoredFile | null> {
+  return company && readBuildFile(state, fillTemplate(route.file!, { slug: company.slug }));
 }
 
 export async function getCompanyCard({ request, params, state }: RouteContext): Promise<Response> {
   const query = params.slug ?? "";
   const route = getRoute("getCompany");
-  const body = await readCompanyFile(state, route, findCompany(state, query));
-  if (body) return sendRouteFile(request, route, body);
+  const file = await readCompanyFile(state, route, findCompany(state, query));
+  if (file) return sendRouteFile(request, state, route, file);
   return sendJson(request, { found: false, query }, { status: 404, cacheControl: FIVE_MINUTES });
 }
 
 export async function getWidget({ request, params, state }: RouteContext): Promise<Response> {
   const slug = params.slug ?? "";
   const route = getRoute("getWidget");
-  const body = await readCompanyFile(state, route, findCompany(state, slug));
-  if (body) return sendRouteFile(request, route, body);
+  const file = await readCompanyFile(state, route, findCompany(state, slug));
+  if (file) return sendRouteFile(request, state, route, file);
   // An unknown company has no page of its own; the list is the page that does exist.
   return sendJson(request, { found: false, slug, reports_count: 0, page_url: state.urls.companyList() }, { status: 404, cacheControl: FIVE_MINUTES });
 }

@@ -1,17 +1,18 @@
-/** GET /api/spammers?limit&username&category — reported usernames, most reported first. */
-import { LIST_LIMIT } from "../../core/routes/table.ts";
+/** GET /api/spammers?limit&page&username&category — reported usernames, most reported first, paginated. */
 import { CATEGORIES } from "../../core/categories.ts";
+import { LIST_LIMIT, MAX_PAGE } from "../../core/routes/table.ts";
 import { getSpammerItem, type CheckResultFound } from "../../core/spammer-item.ts";
 import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";
-import { FIVE_MINUTES, sendInvalid, sendJson } from "../respond.ts";
+import { sendInvalid } from "../respond.ts";
 import { QueryReader } from "../query.ts";
 import { readCheckResult } from "./check.ts";
 import type { RouteContext } from "./context.ts";
-
+import { readRankedSpammers, sendListPage } from "./list-pages.ts";
 
 export async function listSpammers({ request, url, state }: RouteContext): Promise<Response> {
   const query = new QueryReader(url.searchParams);
   const limit = query.integer("limit", LIST_LIMIT.default, LIST_LIMIT.min, LIST_LIMIT.max);
+  const page = query.integer("page", 1, 1, MAX_PAGE);
   const category = query.oneOf("category", CATEGORIES);
   const rawUsername = query.string("username");
   const username = rawUsername === undefined ? undefined : normalizeUsername(rawUsername);
@@ -20,12 +21,15 @@ export async function listSpammers({ request, url, state }: RouteContext): Promi
   }
   if (query.errors.length > 0) return sendInvalid(request, query.errors);
 
+  const start = (page - 1) * limit;
+  const list = { list: "listSpammers" as const, query: { limit: String(limit), username, category } };
   if (username !== undefined) {
     // Exact match: the username's own check file, filtered by category when one is given.
-    const check = (await readCheckResult(state.root, username)) as CheckResultFound | null;
-    const data = check && (!category || check.categories.includes(category)) ? [getSpammerItem(check)] : [];
-    return sendJson(request, { data, total: data.length }, { cacheControl: FIVE_MINUTES });
+    const check = (await readCheckResult(state, username)) as CheckResultFound | null;
+    const found = check && (!category || check.categories.includes(category)) ? [getSpammerItem(check)] : [];
+    return sendListPage(request, state, list, { data: found.slice(start, start + limit), total: found.length, page, limit });
   }
-  const list = category ? state.spammersByCategory.get(category)! : state.spammers;
-  return sendJson(request, { data: list.data.slice(0, limit), total: list.total }, { cacheControl: FIVE_MINUTES });
+  const ranked = category ? state.spammersByCategory.get(category)! : state.spammers;
+  const data = await readRankedSpammers(state, ranked, category, start, start + limit);
+  return sendListPage(request, state, list, { data, total: ranked.total, page, limit });
 }

@@ -29,18 +29,18 @@ export function getRouteFilePath(route: Route, params: Record<string, string>): 
 
 export async function serveRouteFile({ request, url, params, state, route }: RouteContext): Promise<Response> {
   const path = route && getRouteFilePath(route, params);
-  const body = path ? await readBuildFile(state.root, path) : null;
-  if (route && body) return sendRouteFile(request, route, body);
+  const file = path ? await readBuildFile(state, path) : null;
+  if (route && file) return sendRouteFile(request, state, route, file);
   const canonical = route && findCanonicalParams(route, params, state);
-  const found = canonical && (await readBuildFile(state.root, fillTemplate(route.file!, canonical)));
+  const found = canonical && (await readBuildFile(state, fillTemplate(route.file!, canonical)));
   if (route && canonical && found) {
     if (route.lookup?.spelling === "redirect") {
       // Absolute, like every URL the API gives (DESIGN "URLs"); the query goes along.
       return sendRedirect(`${state.urls.base}${getRoutePath(route.id as RouteId, canonical)}${url.search}`, CACHE_CONTROL[route.cache]);
     }
-    return sendRouteFile(request, route, found);
+    return sendRouteFile(request, state, route, found);
   }
-  return sendRouteNotFound(request, state.root, route);
+  return sendRouteNotFound(request, state, route);
 }
 
 /**
@@ -60,10 +60,10 @@ const EMBED = getRoute("getEmbed");
 const EMBED_PREFIX = EMBED.path.slice(0, EMBED.path.indexOf("{"));
 
 /** A route's 404: its not-found file (a page, a badge) when it has one, else the problem+json. */
-export async function sendRouteNotFound(request: Request, root: string, route: Route | undefined): Promise<Response> {
+export async function sendRouteNotFound(request: Request, state: BuildState, route: Route | undefined): Promise<Response> {
   const file = route?.notFoundFile;
-  const page = file ? await readBuildFile(root, file) : null;
-  if (route && page) return sendRouteFile(request, route, page, 404);
+  const page = file ? await readBuildFile(state, file) : null;
+  if (route && page) return sendRouteFile(request, state, route, page, 404);
   return sendNotFound(request);
 }
 
@@ -71,7 +71,7 @@ export async function serveBuildFile({ request, url, state }: RouteContext): Pro
   const path = toBuildPath(url.pathname);
   // Host configuration (Netlify's _headers, _redirects) is for the host to read, not to serve.
   const hidden = path !== null && (HOST_CONFIG_FILES.includes(path) || path.startsWith(HOST_CONFIG_PREFIX));
-  const body = path && !hidden ? await readBuildFile(state.root, path) : null;
-  if (path && body) return sendFile(request, path, body);
-  return sendRouteNotFound(request, state.root, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
+  const file = path && !hidden ? await readBuildFile(state, path) : null;
+  if (file) return sendFile(request, state, file);
+  return sendRouteNotFound(request, state, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
 }

@@ -1,6 +1,6 @@
 /**
- * The check files and the spammer dump's records are written by hand-built serializers
- * (build/emitters/check.ts, build/dump/columns.ts) for speed; they must give exactly the bytes of
+ * The check files, the spammer list pages and the spammer dump's records are written by
+ * hand-built serializers (build/api-json/check.ts, build/emitters/spammers.ts, build/dump/columns.ts) for speed; they must give exactly the bytes of
  * JSON.stringify over the documented object and of the general CSV path over the dump's cells,
  * for the fixture's spammers and for values the fixture lacks (odd base URLs, negative and
  * fractional trends, text that needs quoting).
@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../build/context.ts";
 import { createSpammerRecordFormatter, toSpammerCells } from "../../build/dump/columns.ts";
 import { formatCsvRecords } from "../../build/dump/csv.ts";
-import { createCheckSerializer, renderCheckResult } from "../../build/api-json/check.ts";
+import { createCheckSerializer, createSpammerItemSerializer, renderCheckResult, renderSpammerItem } from "../../build/api-json/check.ts";
+import { formatListPage } from "../../build/emitters/spammers.ts";
 import { readModel } from "../../build/model/read-model.ts";
 import type { Company, Spammer } from "../../build/model/types.ts";
 import { openSnapshot } from "../../build/snapshot/open.ts";
@@ -64,6 +65,26 @@ describe("the check serializer", () => {
   it.each(ODD_VALUES)("matches JSON.stringify with %s", (_label, base, value) => {
     const urls = createUrls(base);
     expect(createCheckSerializer(urls)(value)).toBe(toJson(renderCheckResult(value, urls)));
+  });
+});
+
+describe("the spammer list item serializer and page", () => {
+  it("writes the same bytes as JSON.stringify for every spammer of the fixture", () => {
+    const urls = createUrls(BASE_URL);
+    const serialize = createSpammerItemSerializer(urls);
+    for (const s of fixtureSpammers()) expect(serialize(s)).toBe(toJson(renderSpammerItem(s, urls)));
+  });
+
+  it.each(ODD_VALUES)("matches JSON.stringify with %s", (_label, base, value) => {
+    const urls = createUrls(base);
+    expect(createSpammerItemSerializer(urls)(value)).toBe(toJson(renderSpammerItem(value, urls)));
+  });
+
+  it("writes a page as JSON.stringify writes { data, total, page, pages }", () => {
+    const urls = createUrls(BASE_URL);
+    const items = fixtureSpammers().map((s) => renderSpammerItem(s, urls));
+    expect(formatListPage(items.map(toJson), 7, 2, 3)).toBe(toJson({ data: items, total: 7, page: 2, pages: 3 }));
+    expect(formatListPage([], 0, 1, 0)).toBe(toJson({ data: [], total: 0, page: 1, pages: 0 }));
   });
 });
 

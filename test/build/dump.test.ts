@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import Papa from "papaparse";
@@ -145,7 +145,12 @@ describe("the weekly dump", () => {
     expect(pkg.name).toMatch(/^[a-z0-9._-]+$/);
     expect(pkg.licenses).toEqual([{ name: "CC-BY-4.0", path: "https://creativecommons.org/licenses/by/4.0/", title: "Creative Commons Attribution 4.0 International" }]);
     expect(pkg.sources).toEqual([{ title: "Test fixture", path: `${BASE_URL}/` }]);
-    expect(pkg.resources.map((r: any) => r.path)).toEqual(["spammers-2026-W11.csv", "companies-2026-W11.csv"]);
+    const paths = pkg.resources.map((r: any) => r.path);
+    expect(paths.slice(0, 2)).toEqual(["spammers-2026-W11.csv", "companies-2026-W11.csv"]);
+    // Then a week's new usernames for every week that has any, oldest first.
+    expect(paths.slice(2).length).toBeGreaterThan(2);
+    expect(paths.slice(2).every((p: string) => /^spammers-new-\d{4}-W\d{2}\.csv$/.test(p))).toBe(true);
+    expect([...paths.slice(2)].sort()).toEqual(paths.slice(2));
     for (const resource of pkg.resources) {
       const bytes = readBytes(`dumps/${resource.path}`);
       expect(existsSync(join(fixture.dist, "dumps", resource.path))).toBe(true);
@@ -170,7 +175,7 @@ describe("the weekly dump", () => {
   it("gives the same bytes in two builds, gzip included", () => {
     const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
     const paths = [...again.keys()].filter((p) => p.startsWith("dumps/"));
-    expect(paths.length).toBe(10);
+    expect(paths.sort()).toEqual(readdirSync(join(fixture.dist, "dumps")).map((name) => `dumps/${name}`).sort());
     for (const path of paths) expect(again.get(path)!.equals(readBytes(path)), path).toBe(true);
   });
 
@@ -187,7 +192,7 @@ describe("the weekly dump", () => {
   it("takes the week from as_of across a year boundary", () => {
     const sql = `${FIXTURE_SQL}\nUPDATE meta SET value = '2027-01-01T12:00:00Z' WHERE key = 'as_of';`;
     const files = buildInMemory({ db: createSnapshot(makeTempDir("dump-week"), sql), baseUrl: BASE_URL }).files;
-    expect([...files.keys()].filter((p) => p.startsWith("dumps/") && p.includes("-20")).sort()).toEqual([
+    expect([...files.keys()].filter((p) => p.startsWith("dumps/") && p.includes("-20") && !p.includes("-new-")).sort()).toEqual([
       "dumps/companies-2026-W53.csv",
       "dumps/companies-2026-W53.csv.gz",
       "dumps/spammers-2026-W53.csv",

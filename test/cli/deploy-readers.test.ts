@@ -128,7 +128,7 @@ describe.skipIf(!nginx)("the deploy's record on a static host", () => {
     const www = join(dir, "www-nginx");
     deployBuild(dist, www);
     const port = await getFreePort();
-    const server = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: www, listen: `127.0.0.1:${port}` }), port);
+    const server = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: www, listen: `127.0.0.1:${port}`, baseUrl: BASE_URL }), port);
     try {
       for (const path of ["_static-host/deploy/deployed.json", "_static-host/deploy/lock", "_static-host/deploy/"]) {
         expect((await fetch(`${server.url}/${path}`)).status, path).toBe(404);

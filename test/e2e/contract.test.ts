@@ -13,6 +13,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toExampleBody } from "../../build/examples.ts";
+import { isFileAnswer } from "../../core/routes/openapi.ts";
 import { TRANSPORT_PROBLEMS } from "../../core/routes/problem.ts";
 import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
@@ -81,6 +82,8 @@ function checkAnswer(sent: Sent): string | null {
   const documented = operationOf(sent.route).responses[String(sent.status)];
   if (!documented) return `status ${sent.status} is not documented`;
   if (sent.status === 304) return null;
+  // A part of a file is bytes of it, not a document of its own.
+  if (sent.status === 206) return sent.headers.get("content-range") ? null : "a 206 without Content-Range";
   if (sent.status === 301) return sent.headers.get("location") ? null : "a 301 without Location";
   const media = documented.content?.[sent.contentType ?? ""];
   if (!media) return `content type ${sent.contentType} is not documented for ${sent.status} (documented: ${Object.keys(documented.content ?? {}).join(", ")})`;
@@ -122,7 +125,7 @@ function errorRequests(route: Route, exampleUrl: string): [string, string, Reque
     for (const q of ["limit=0", "limit=abc", "page=0", "page=1&page=2"]) out.push([q, `${route.path}?${q}`, {}, 422]);
   }
   if (route.id === "listSpammers") {
-    for (const q of ["limit=201", "category=nope", "username=bad%20name!", "limit=1&limit=2"]) out.push([q, `${route.path}?${q}`, {}, 422]);
+    for (const q of ["limit=201", "category=nope", "username=bad%20name!", "limit=1&limit=2", "page=0", "page=abc"]) out.push([q, `${route.path}?${q}`, {}, 422]);
   }
   if (route.id === "searchLive") for (const q of ["", `?q=${"a".repeat(201)}`]) out.push([`q ${q.length}`, `${route.path}${q}`, {}, 422]);
   if (route.id === "searchGlobal") for (const q of ["", "?q=alpha&limit=0", `?q=${"a".repeat(121)}`]) out.push([`q ${q.length}`, `${route.path}${q}`, {}, 422]);
@@ -163,6 +166,14 @@ describe("every route against the served OpenAPI document", () => {
       const etag = ok.headers.get("etag");
       expect(etag, "ETag on a GET 200").toBeTruthy();
       record(await send(servers.main, route, "If-None-Match", example.url, { headers: { "if-none-match": etag! } }), 304);
+      // An answer that is a file of the build takes ranges: a part, and one past its end.
+      expect(ok.headers.get("accept-ranges") === "bytes", "Accept-Ranges where the document says the answer is a file").toBe(isFileAnswer(route));
+      if (isFileAnswer(route)) {
+        const identity = { "accept-encoding": "identity" };
+        const size = Number((await fetch(new URL(example.url, servers.main.url), { method: "HEAD", headers: identity })).headers.get("content-length"));
+        record(await send(servers.main, route, "Range", example.url, { headers: { ...identity, range: "bytes=0-0" } }), 206);
+        record(await send(servers.main, route, "Range past the end", example.url, { headers: { ...identity, range: `bytes=${size + 1}-` } }), 416);
+      }
     }
     record(await send(servers.main, route, "wrong method", example.url, { method: route.method === "GET" ? "DELETE" : "PUT" }), 405);
     for (const [label, url, requestInit, expected] of errorRequests(route, example.url)) record(await send(servers.main, route, label, url, requestInit), expected);

@@ -9,19 +9,22 @@
  * that ignores `page` or `limit` shows.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderNginxServer } from "../../core/hosting/nginx.ts";
+import { getPageLinkHeader } from "../../core/routes/page-links.ts";
 import { formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../../core/routes/problem.ts";
 import { ROUTES } from "../../core/routes/table.ts";
 import type { Route } from "../../core/routes/types.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
-import { buildSampleDist, makeTempDir, readExampleRequests } from "../helpers/fixture.ts";
+import { BASE_URL, buildSampleDist, makeTempDir, readExampleRequests } from "../helpers/fixture.ts";
 import { findNginx, getFreePort, startNginx, type RunningNginx } from "../helpers/nginx.ts";
 
 const routes = ROUTES as readonly Route[];
-const COMPARED_HEADERS = ["content-type", "cache-control", "access-control-allow-origin", "x-content-type-options", "content-security-policy"];
+/** Pages tried on every paged route: carries, the sample's last overall page (120) and the one after it. */
+const PAGES = ["1", "2", "3", "9", "10", "11", "19", "20", "99", "100", "101", "119", "120", "121"];
+const COMPARED_HEADERS = ["content-type", "cache-control", "access-control-allow-origin", "x-content-type-options", "content-security-policy", "link"];
 const nginx = findNginx();
 if (!nginx && process.env.CI === "true") throw new Error("nginx is not installed: .ci/run installs nginx-light; this test must not be skipped under CI");
 
@@ -54,6 +57,8 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
   /** The same block with the live server as upstream: what the files cannot answer goes there. */
   let proxied: RunningNginx;
   let examples: Map<string, string>;
+  /** Some categories with their number of pages. */
+  let categoryPages: [string, number][];
 
   beforeAll(async () => {
     dir = makeTempDir("nginx");
@@ -62,13 +67,14 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     const port = await getFreePort();
     mkdirSync(join(dir, "nginx"));
     // The dist link, as the README tells operators: nginx follows it to the build per request.
-    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: dist, listen: `127.0.0.1:${port}` }), port);
+    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: dist, listen: `127.0.0.1:${port}`, baseUrl: BASE_URL }), port);
     live = await startServer({ dist, port: 0, host: "127.0.0.1" });
     const proxiedPort = await getFreePort();
     mkdirSync(join(dir, "nginx-upstream"));
     const upstream = live.url.replace(/\/$/, "");
-    proxied = await startNginx(nginx!, join(dir, "nginx-upstream"), renderNginxServer({ root, listen: `127.0.0.1:${proxiedPort}`, upstream }), proxiedPort);
+    proxied = await startNginx(nginx!, join(dir, "nginx-upstream"), renderNginxServer({ root, listen: `127.0.0.1:${proxiedPort}`, upstream, baseUrl: BASE_URL }), proxiedPort);
     examples = new Map([...readExampleRequests(dist)].map(([id, request]) => [id, request.url]));
+    categoryPages = ["crypto", "gambling"].map((c) => [c, (JSON.parse(readFileSync(join(root, `api/spammers/category/${c}.json`), "utf8")) as { pages: number }).pages]);
   }, 120_000);
 
   afterAll(async () => {
@@ -92,8 +98,10 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
       const affix = segment.replace(/\{[a-z_]+\}/, "\u0000").split("\u0000") as [string, string];
       const bare = value.slice(affix[0].length, value.length - affix[1].length);
       for (const other of [`zz_no_such_${i}`, `@${bare}`, bare.toUpperCase(), "bad%20name!", `${bare}.json`, "%E0%A4%A"]) out.add(swap(`${affix[0]}${other}${affix[1]}`) + (query ? `?${query}` : ""));
+      // A page of a list: its neighbours' numbers carry over digits (9 → 10, 100 → 99), and the last page has no next.
+      if (segment === "{page}") for (const page of PAGES) out.add(swap(page));
     });
-    const values: Record<string, string[]> = { limit: ["50", "10", "200", "0", "abc"], page: ["1", "2", "3", "99", "0", "-1", "01", "abc"], category: ["crypto", "other", "nope", "CRYPTO"], slug: ["x"], username: ["admin", "@Admin"], q: ["alpha", "a", ""] };
+    const values: Record<string, string[]> = { limit: ["50", "10", "200", "0", "abc"], page: [...PAGES, "0", "-1", "01", "abc"], category: ["crypto", "other", "nope", "CRYPTO"], slug: ["x"], username: ["admin", "@Admin"], q: ["alpha", "a", ""] };
     for (const param of route.params.filter((p) => p.in === "query")) {
       for (const value of values[param.name] ?? ["x"]) out.add(`${path}?${param.name}=${encodeURIComponent(value)}`);
       out.add(`${path}?${param.name}=2&${param.name}=3`);
@@ -103,6 +111,12 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     }
     out.add(`${path}?unknown=1`);
     if (route.params.some((p) => p.name === "page")) out.add(`${path}?page=2&unknown=1&limit=50`);
+    if (route.params.some((p) => p.name === "page") && route.params.some((p) => p.name === "category")) {
+      // Each category's last page and the one after it, where only that category's page files tell whether there is a next.
+      for (const [category, last] of categoryPages) {
+        for (const page of ["2", "3", "10", String(last - 1), String(last), String(last + 1)]) out.add(`${path}?category=${category}&page=${page}`).add(`${path}?page=${page}&limit=50&category=${category}`);
+      }
+    }
     return [...out];
   }
 
@@ -146,6 +160,30 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     expect(page3.status).toBe(200);
     expect(JSON.parse(page3.body.toString()).page).toBe(3);
     expect(page3.body.equals((await get(live.url.replace(/\/$/, ""), "/api/companies?page=3")).body)).toBe(true);
+  });
+
+  it("counts pages up and down in the Link header across every carry up to page 1 001, in both forms", async () => {
+    // A root with nothing but 1 001 spammer page files: nginx's digit arithmetic against core's numbers.
+    const pagesRoot = join(dir, "pages-root");
+    mkdirSync(join(pagesRoot, "api/spammers/page"), { recursive: true });
+    for (let page = 1; page <= 1001; page++) writeFileSync(join(pagesRoot, `api/spammers/page/${page}.json`), "{}");
+    writeFileSync(join(pagesRoot, "api/spammers.json"), "{}");
+    const port = await getFreePort();
+    mkdirSync(join(dir, "nginx-pages"));
+    const pagesHost = await startNginx(nginx!, join(dir, "nginx-pages"), renderNginxServer({ root: pagesRoot, listen: `127.0.0.1:${port}`, baseUrl: BASE_URL }), port);
+    try {
+      const wrong: string[] = [];
+      for (let page = 1; page <= 1001; page++) {
+        const expected = getPageLinkHeader(BASE_URL, { list: "listSpammers", query: {} }, page, 1001);
+        for (const url of [`/api/spammers/page/${page}`, `/api/spammers?page=${page}`]) {
+          const link = (await get(pagesHost.url, url)).headers.link ?? null;
+          if (link !== expected) wrong.push(`${url}: ${link} instead of ${expected}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      pagesHost.stop();
+    }
   });
 });
 

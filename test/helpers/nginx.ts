@@ -30,11 +30,13 @@ export async function getFreePort(): Promise<number> {
 
 export interface RunningNginx {
   url: string;
+  /** The master process (its one worker is its child). */
+  pid: number;
   stop(): void;
 }
 
 /** Starts nginx in the foreground with `serverBlock`; resolves once it answers. */
-export async function startNginx(binary: string, dir: string, serverBlock: string, port: number): Promise<RunningNginx> {
+export async function startNginx(binary: string, dir: string, serverBlock: string, port: number, options: { connections?: number } = {}): Promise<RunningNginx> {
   mkdirSync(join(dir, "temp"), { recursive: true });
   const temp = (name: string) => `${name}_temp_path ${join(dir, "temp", name)};`;
   const conf = `# Test configuration: one worker, everything it writes under ${dir}.
@@ -42,7 +44,7 @@ worker_processes 1;
 ${process.getuid?.() === 0 ? "user root;" : ""}
 pid ${join(dir, "nginx.pid")};
 error_log ${join(dir, "error.log")} warn;
-events { worker_connections 64; }
+events { worker_connections ${options.connections ?? 64}; }
 http {
   access_log off;
   ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n  ")}
@@ -61,7 +63,7 @@ ${serverBlock}
     if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
     try {
       await fetch(`${url}/`);
-      return { url, stop: () => child.kill("SIGTERM") };
+      return { url, pid: child.pid!, stop: () => child.kill("SIGTERM") };
     } catch {
       await new Promise((r) => setTimeout(r, 50));
     }

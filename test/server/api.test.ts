@@ -169,10 +169,14 @@ describe.each(CLIENT_KINDS)("data endpoints (%s)", (kind) => {
       }
     });
 
-    it("honours limit", async () => {
+    it("honours limit and page", async () => {
       const { body } = await json("/api/spammers?limit=2");
       expect(body.data.map((s: { username: string }) => s.username)).toEqual(RANKED_USERNAMES.slice(0, 2));
-      expect(body.total).toBe(6);
+      expect(body).toMatchObject({ total: 6, page: 1, pages: 3 });
+      const third = await json("/api/spammers?limit=2&page=3");
+      expect(third.body.data.map((s: { username: string }) => s.username)).toEqual(RANKED_USERNAMES.slice(4, 6));
+      expect(third.headers.get("link")).toBe(`<${BASE_URL}/api/spammers?limit=2&page=2>; rel="prev"`);
+      expect((await json("/api/spammers?limit=2&page=4")).body).toEqual({ data: [], total: 6, page: 4, pages: 3 });
     });
 
     it("filters by category: usernames with at least one report in it", async () => {
@@ -180,19 +184,19 @@ describe.each(CLIENT_KINDS)("data endpoints (%s)", (kind) => {
       expect((await json("/api/spammers?category=forex")).body.data.map((s: { username: string }) => s.username)).toEqual(["tie1", "tie2"]);
       // spam_king's primary category is gambling but it has crypto reports too.
       expect((await json("/api/spammers?category=crypto")).body.data.map((s: { username: string }) => s.username)).toEqual(["spam_king"]);
-      expect((await json("/api/spammers?category=payments")).body).toEqual({ data: [], total: 0 });
+      expect((await json("/api/spammers?category=payments")).body).toEqual({ data: [], total: 0, page: 1, pages: 0 });
     });
 
     it("finds one username exactly, normalised", async () => {
       const { body } = await json("/api/spammers?username=@SPAM_King");
       expect(body.total).toBe(1);
       expect(body.data[0].username).toBe("spam_king");
-      expect((await json("/api/spammers?username=spam_kin")).body).toEqual({ data: [], total: 0 });
-      expect((await json("/api/spammers?username=spam_king&category=forex")).body).toEqual({ data: [], total: 0 });
+      expect((await json("/api/spammers?username=spam_kin")).body).toEqual({ data: [], total: 0, page: 1, pages: 0 });
+      expect((await json("/api/spammers?username=spam_king&category=forex")).body).toEqual({ data: [], total: 0, page: 1, pages: 0 });
       expect((await json("/api/spammers?username=spam_king&category=crypto")).body.total).toBe(1);
     });
 
-    it.each([["category=spamz", "category"], ["limit=0", "limit"], ["limit=500", "limit"], ["username=bad%20name", "username"]])(
+    it.each([["category=spamz", "category"], ["limit=0", "limit"], ["limit=500", "limit"], ["username=bad%20name", "username"], ["page=0", "page"], ["page=abc", "page"], ["page=-1", "page"], ["page=1&page=2", "page"]])(
       "rejects %s with 422",
       async (query, name) => {
         const res = await get(`/api/spammers?${query}`);

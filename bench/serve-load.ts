@@ -1,0 +1,88 @@
+/**
+ * Load for the serving benchmark: wrk for request rates and latency percentiles (a C load
+ * generator: a Node one would be slower than the servers it measures), curl for downloads, and
+ * the kernel's RSS figures of a server process. Loopback only, bounded in time and count.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+export interface WrkFigures {
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Answers that were not 2xx/3xx, and socket errors. */
+  failures: number;
+}
+
+export async function runWrk(url: string, options: { seconds: number; connections?: number; pin: number | null }): Promise<WrkFigures> {
+  const args = ["-t1", `-c${options.connections ?? 64}`, `-d${options.seconds}s`, "--latency", url];
+  // A second of warm-up (connections open, JIT warm, the file store filled), not counted.
+  await runPinned("wrk", ["-t1", `-c${options.connections ?? 64}`, "-d1s", url], options.pin);
+  const out = await runPinned("wrk", args, options.pin);
+  const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? Number.NaN);
+  const non2xx = number(/Non-2xx or 3xx responses: (\d+)/);
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    perSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    p50Ms: readLatency(out, "50%"),
+    p99Ms: readLatency(out, "99%"),
+    failures: (Number.isNaN(non2xx) ? 0 : non2xx) + (errors ? errors.slice(1).reduce((n, v) => n + Number(v), 0) : 0),
+  };
+}
+
+/** A latency line of wrk's distribution (`99%   1.52ms`), in milliseconds. */
+function readLatency(out: string, percentile: string): number {
+  const match = new RegExp(`^\\s*${percentile}\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
+  if (!match) return Number.NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000 }[match[2] as "us" | "ms" | "s"];
+  return Number(match[1]) * scale;
+}
+
+/**
+ * `concurrency` curl downloads at once, `rounds` times, of the file itself (no compression
+ * asked for); the server's RSS sampled every 20 ms meanwhile. `children`: the server's memory
+ * is in its child processes (nginx's worker).
+ */
+export async function runDownloads(url: string, pid: number, options: { concurrency: number; rounds: number; pin: number | null; children?: boolean }) {
+  const pids = options.children ? [pid, ...listChildren(pid)] : [pid];
+  const rss = () => pids.reduce((n, p) => n + readRssBytes(p), 0);
+  const before = rss();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
+  const started = performance.now();
+  try {
+    for (let round = 0; round < options.rounds; round++) {
+      await Promise.all(Array.from({ length: options.concurrency }, () => runPinned("curl", ["-sSf", "-o", "/dev/null", "--max-time", "120", url], options.pin)));
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { perSecond: (options.concurrency * options.rounds) / seconds, rssGrowthBytes: Math.max(0, peak - before) };
+}
+
+export function readRssBytes(pid: number): number {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return Number(kib ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export function listChildren(pid: number): number[] {
+  const out = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.trim();
+  return out ? out.split("\n").map(Number) : [];
+}
+
+function runPinned(command: string, args: string[], pin: number | null): Promise<string> {
+  const [file, argv] = pin === null ? [command, args] : ["taskset", ["-c", String(pin), command, ...args]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += String(d)));
+    child.stderr.on("data", (d) => (out += String(d)));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}: ${out.slice(0, 500)}`))));
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * The files of one build, as the file routes answer them. A build folder never changes once
+ * published (its name is its manifest's hash), so what is learnt about a file holds for the
+ * build's life: its size, its ETag, its precompressed siblings, and — for small files, within a
+ * byte budget — its bytes, so a request for a hot file costs no system call and no hashing. A new
+ * build gets a new store (DistSource), which is how a rebuild is picked up atomically.
+ *
+ * Large files (the weekly dumps, the search indexes at scale) are never held: they are streamed
+ * from disk in constant memory, with their ETag computed once per build by streaming the file
+ * through SHA-256 — the same digest the manifest lists, so ETags are identical across identical
+ * rebuilds, for small and large files alike.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { LRUCache } from "lru-cache";
+import type { Encoding } from "../core/http/accept-encoding.ts";
+
+export interface FileStoreOptions {
+  /** Bytes of small files held in memory, at most. */
+  memoryBytes: number;
+  /** Files larger than this are streamed from disk, never held. */
+  maxMemoryFileBytes: number;
+}
+
+/** Held by default: the whole default sample's files, and the lists and top pages of a 1M build. */
+export const DEFAULT_FILE_STORE: FileStoreOptions = { memoryBytes: 64 << 20, maxMemoryFileBytes: 1 << 20 };
+
+export interface StoredFile {
+  /** Path inside the build. */
+  path: string;
+  size: number;
+  /** Strong ETag: the file's SHA-256, base64url, quoted (as every answer's ETag is, server/respond.ts). */
+  etag: string;
+  /** The bytes, for a file held in memory; null for one streamed from disk. */
+  bytes: Buffer | null;
+  /** Precompressed siblings on disk (`path.br`, `path.gz`), learnt on first use. */
+  encodings?: Promise<Map<Encoding, StoredFile>>;
+  /** Response headers made for this file, by the route's type and policy (server/send-file.ts). */
+  headers: Map<string, [string, string][]>;
+}
+
+/** What each held entry costs beside its bytes (the entry, its key, its headers), for the budget. */
+const ENTRY_OVERHEAD = 512;
+
+/** Large files' entries (no bytes) are few; this bounds them anyway. */
+const MAX_STREAMED_ENTRIES = 4096;
+
+const NOT_A_FILE = new Set(["ENOENT", "EISDIR", "ENOTDIR", "ENAMETOOLONG"]);
+
+export class FileStore {
+  readonly root: string;
+  private readonly options: FileStoreOptions;
+  private readonly held: LRUCache<string, StoredFile>;
+  private readonly streamed = new LRUCache<string, StoredFile>({ max: MAX_STREAMED_ENTRIES });
+  private readonly loading = new Map<string, Promise<StoredFile | null>>();
+
+  constructor(root: string, options: FileStoreOptions = DEFAULT_FILE_STORE) {
+    this.root = root;
+    this.options = options;
+    this.held = new LRUCache<string, StoredFile>({
+      maxSize: Math.max(1, options.memoryBytes),
+      sizeCalculation: (file) => file.size + file.path.length * 2 + ENTRY_OVERHEAD,
+    });
+  }
+
+  /** The file at `path` (a checked path inside the build), or null when there is none. */
+  get(path: string): StoredFile | Promise<StoredFile | null> {
+    const known = this.held.get(path) ?? this.streamed.get(path);
+    if (known) return known;
+    let pending = this.loading.get(path);
+    if (!pending) {
+      pending = this.load(path).finally(() => this.loading.delete(path));
+      this.loading.set(path, pending);
+    }
+    return pending;
+  }
+
+  /** The precompressed siblings of a file, by coding. */
+  getEncodings(file: StoredFile): Promise<Map<Encoding, StoredFile>> {
+    file.encodings ??= this.loadEncodings(file.path);
+    return file.encodings;
+  }
+
+  /**
+   * The bytes of a streamed file from `start` to `end` inclusive (the whole file by default),
+   * opened before the answer starts, so that a file gone from a published build (someone
+   * deleted it by hand) is a 500 problem rather than a response cut off after its headers.
+   */
+  async openStream(file: StoredFile, range?: { start: number; end: number }): Promise<Readable> {
+    const handle = await open(join(this.root, file.path));
+    return handle.createReadStream({ ...range, highWaterMark: 64 * 1024 });
+  }
+
+  /** Bytes held in memory now. */
+  get heldBytes(): number {
+    return this.held.calculatedSize;
+  }
+
+  private async load(path: string): Promise<StoredFile | null> {
+    const full = join(this.root, path);
+    let size: number;
+    try {
+      const info = await stat(full);
+      if (!info.isFile()) return null;
+      size = info.size;
+    } catch (error) {
+      if (NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? "")) return null;
+      throw error;
+    }
+    if (size <= this.options.maxMemoryFileBytes) {
+      // Small: read whole and hashed at once. Kept while the budget allows; past it (or with a
+      // budget of 0) read again on each request, which is what hashing it costs anyway.
+      const bytes = await readFile(full);
+      const file: StoredFile = { path, size: bytes.byteLength, etag: formatEtag(createHash("sha256").update(bytes)), bytes, headers: new Map() };
+      if (size + ENTRY_OVERHEAD <= this.options.memoryBytes) this.held.set(path, file);
+      return file;
+    }
+    const file: StoredFile = { path, size, etag: await hashFile(full), bytes: null, headers: new Map() };
+    this.streamed.set(path, file);
+    return file;
+  }
+
+  private async loadEncodings(path: string): Promise<Map<Encoding, StoredFile>> {
+    const found = new Map<Encoding, StoredFile>();
+    for (const [encoding, suffix] of [["br", ".br"], ["gzip", ".gz"]] as const) {
+      const sibling = await this.get(path + suffix);
+      if (sibling) found.set(encoding, sibling);
+    }
+    return found;
+  }
+}
+
+function formatEtag(hash: ReturnType<typeof createHash>): string {
+  return `"${hash.digest("base64url").slice(0, 27)}"`;
+}
+
+/** A large file's SHA-256, read in chunks: constant memory whatever its size. */
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) hash.update(chunk as Buffer);
+  return formatEtag(hash);
+}

@@ -1,0 +1,86 @@
+/**
+ * Pages of the ranked lists on the live server: the answer `{data, total, page, pages}` with its
+ * `Link` header (core/routes/page-links.ts, shared with the nginx block), spammer pages beyond
+ * the top the server holds, read from the build's page files, and the file routes that are pages
+ * of a list (`/api/spammers/page/{page}`, the top files), which get the same header.
+ */
+import type { Category } from "../../core/categories.ts";
+import { formatPageLink, getListPageUrl, getPageLinkHeader } from "../../core/routes/page-links.ts";
+import { getRoute, LIST_LIMIT, type RouteId } from "../../core/routes/table.ts";
+import { fillTemplate } from "../../core/routes/templates.ts";
+import type { SpammerItem } from "../../core/spammer-item.ts";
+import type { BuildState, SpammerList } from "../dist-source.ts";
+import { readBuildFile, readStoredBytes } from "../files.ts";
+import { FIVE_MINUTES, sendJson } from "../respond.ts";
+import type { RouteContext } from "./context.ts";
+import { serveRouteFile } from "./static.ts";
+
+/** A list route and the query of an answer, page aside; undefined values were not given. */
+export interface ListRequest {
+  list: RouteId;
+  query: Record<string, string | undefined>;
+}
+
+export interface PageAnswer<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** One page of a list, as the build writes its page files (same keys, same order), with its Link header. */
+export function sendListPage<T>(request: Request, state: BuildState, { list, query }: ListRequest, { data, total, page, limit }: PageAnswer<T>): Response {
+  const pages = Math.ceil(total / limit);
+  const given: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) given[name] = encodeURIComponent(value);
+  const link = getPageLinkHeader(state.urls.base, { list, query: given }, page, pages);
+  return sendJson(request, { data, total, page, pages }, { cacheControl: FIVE_MINUTES, headers: link === null ? undefined : { link } });
+}
+
+const SPAMMER_PAGES = getRoute("getSpammerListPage").file!;
+const CATEGORY_PAGES = getRoute("getSpammerCategoryPage").file!;
+
+/**
+ * Items [start, end) of a ranked spammer list: from the top the server holds when they are in
+ * it, else from the build's page files of LIST_LIMIT.default — at most LIST_TOP / 50 + 1 = 5 of
+ * them for the largest limit, read at once; past the end, none.
+ */
+export async function readRankedSpammers(state: BuildState, ranked: SpammerList, category: Category | undefined, start: number, end: number): Promise<SpammerItem[]> {
+  const last = Math.min(end, ranked.total);
+  if (start >= last) return [];
+  if (last <= ranked.data.length) return ranked.data.slice(start, last);
+  const size = LIST_LIMIT.default;
+  const first = Math.floor(start / size) + 1;
+  const numbers = Array.from({ length: Math.ceil(last / size) - first + 1 }, (_, i) => first + i);
+  const files = numbers.map((page) => (category ? fillTemplate(CATEGORY_PAGES, { category, page }) : fillTemplate(SPAMMER_PAGES, { page })));
+  const stored = await Promise.all(files.map((file) => readBuildFile(state, file)));
+  const items: SpammerItem[] = [];
+  for (const [i, file] of stored.entries()) {
+    // The build writes every page of `total`: a missing one is a broken build, not an empty page.
+    if (file === null) throw new Error(`the build has no ${files[i]} although its list has ${ranked.total} usernames`);
+    items.push(...(JSON.parse((await readStoredBytes(state, file)).toString("utf8")) as { data: SpammerItem[] }).data);
+  }
+  const offset = (first - 1) * size;
+  return items.slice(start - offset, last - offset);
+}
+
+/**
+ * A file route that is a page of a list: its file, with the Link header of that page. The next
+ * page exists when the build wrote its file — the rule the nginx block applies too, so the two
+ * agree; the previous one when this is not the first.
+ */
+export async function servePagedFile(ctx: RouteContext): Promise<Response> {
+  const response = await serveRouteFile(ctx);
+  const paged = ctx.route?.paged;
+  if (!paged || response.status >= 400) return response;
+  const page = Number(fillTemplate(paged.page, ctx.params));
+  const query = Object.fromEntries(Object.entries(paged.query).map(([name, value]) => [name, encodeURIComponent(fillTemplate(value, ctx.params))]));
+  const list = { list: paged.list as RouteId, query };
+  const nextFile = fillTemplate(paged.pages, { ...ctx.params, page: (page * paged.limit) / LIST_LIMIT.default + 1 });
+  const links: string[] = [];
+  if (await readBuildFile(ctx.state, nextFile)) links.push(formatPageLink(getListPageUrl(ctx.state.urls.base, list, page + 1), "next"));
+  if (page > 1) links.push(formatPageLink(getListPageUrl(ctx.state.urls.base, list, page - 1), "prev"));
+  if (links.length > 0) response.headers.set("link", links.join(", "));
+  return response;
+}
+

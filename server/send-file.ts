@@ -1,0 +1,156 @@
+/**
+ * Answering a file of the build: the one place that turns a StoredFile into a response.
+ *
+ * - Headers are made once per file and route kind and kept with the file (a hot file's answer
+ *   costs no hashing and no header building); the response is srvx's FastResponse, which h3's
+ *   Node adapter writes without going through a WHATWG Response.
+ * - `If-None-Match` → 304; HEAD → GET's headers, no body.
+ * - `Accept-Encoding` picks the build's precompressed sibling (`.br`, `.gz`) when there is one,
+ *   with `Vary: Accept-Encoding` on every answer for such a file, compressed or not; a request
+ *   with `Range` always gets parts of the file itself.
+ * - `Range` (with `If-Range`) → 206 with one part, or `multipart/byteranges` for several; 416
+ *   for a range past the end. Large files are streamed from disk in constant memory.
+ * - `Last-Modified` is the snapshot's `as_of` (the data is as of then, whenever it was built).
+ */
+import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
+import { FastResponse } from "srvx";
+import { pickEncoding, type Encoding } from "../core/http/accept-encoding.ts";
+import { MAX_RANGES, formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
+import { formatProblem } from "../core/routes/problem.ts";
+import { CACHE_CONTROL, MEDIA_TYPES } from "../core/routes/types.ts";
+import type { FileStore, StoredFile } from "./file-store.ts";
+import { PUBLIC_HEADERS, markPublicHeaders, matchesEtag } from "./respond.ts";
+
+export interface FileAnswer {
+  /** Content-Type. */
+  type: string;
+  cacheControl: string;
+  /** `Last-Modified`, an HTTP date. */
+  lastModified: string;
+  /** More headers (the embeds' CSP). */
+  extra?: Readonly<Record<string, string>>;
+  /** 200, or 404 for a not-found page sent as a file. */
+  status?: number;
+  /** Whether the type is worth compressing, so that siblings are looked for. */
+  compressible: boolean;
+}
+
+type Headers = [string, string][];
+
+export async function sendStoredFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Promise<Response> {
+  return markPublicHeaders(await answerFile(request, store, file, answer));
+}
+
+async function answerFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Promise<Response> {
+  const status = answer.status ?? 200;
+  let chosen = file;
+  let encoding: Encoding | null = null;
+  let varies = false;
+  if (answer.compressible && status === 200) {
+    const encodings = await store.getEncodings(file);
+    varies = encodings.size > 0;
+    // Ranges are of the file itself, whose size and hash the manifest and the dump index
+    // publish, never of a compressed form of it: a resumed download must fit the part it has.
+    const ranged = request.headers.has("range");
+    encoding = varies && !ranged ? pickEncoding(request.headers.get("accept-encoding"), [...encodings.keys()]) : null;
+    if (encoding) chosen = encodings.get(encoding)!;
+  }
+  const headers = getHeaders(chosen, answer, encoding, varies);
+  const isHead = request.method === "HEAD";
+  if (status === 200 && matchesEtag(request.headers.get("if-none-match"), chosen.etag)) {
+    return new FastResponse(null, { status: 304, headers: headers.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)) });
+  }
+  const range = status === 200 && !isHead ? readRange(request, chosen, answer) : null;
+  if (range?.kind === "unsatisfiable") {
+    const detail = `No range asked for starts within the file's ${chosen.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
+    const body = formatProblem(416, detail);
+    return new FastResponse(body, {
+      status: 416,
+      headers: [
+        ...PUBLIC_ENTRIES,
+        ["content-type", MEDIA_TYPES.problem],
+        ["content-length", String(Buffer.byteLength(body))],
+        ["cache-control", CACHE_CONTROL.none],
+        ["content-range", formatContentRange(null, chosen.size)],
+        ["accept-ranges", "bytes"],
+      ],
+    });
+  }
+  if (range?.kind === "partial") return await sendRanges(store, chosen, headers, range.ranges, answer.type);
+  if (isHead) return new FastResponse(null, { status, headers });
+  return new FastResponse(toBody(chosen.bytes ?? (await store.openStream(chosen))), { status, headers });
+}
+
+const PUBLIC_ENTRIES = Object.entries(PUBLIC_HEADERS);
+const NOT_MODIFIED_HEADERS = new Set(["etag", "cache-control", "vary", "last-modified", "content-location", ...Object.keys(PUBLIC_HEADERS)]);
+
+/** The file's answer headers for this kind of answer, made once. */
+function getHeaders(file: StoredFile, answer: FileAnswer, encoding: Encoding | null, varies: boolean): Headers {
+  const key = `${answer.type}\0${answer.cacheControl}\0${answer.status ?? 200}\0${encoding ?? ""}\0${varies ? 1 : 0}`;
+  let headers = file.headers.get(key);
+  if (!headers) {
+    const made: [string, string][] = [
+      ...PUBLIC_ENTRIES,
+      ["content-type", answer.type],
+      ["content-length", String(file.size)],
+      ["etag", file.etag],
+      ["last-modified", answer.lastModified],
+      ["cache-control", answer.cacheControl],
+      ["accept-ranges", "bytes"],
+      ...Object.entries(answer.extra ?? {}),
+    ];
+    if (encoding) made.push(["content-encoding", encoding]);
+    if (varies) made.push(["vary", "accept-encoding"]);
+    headers = made;
+    file.headers.set(key, headers);
+  }
+  return headers;
+}
+
+function readRange(request: Request, file: StoredFile, answer: FileAnswer) {
+  const header = request.headers.get("range");
+  if (!header) return null;
+  // If-Range: the ranges only if the client's copy is this one (a strong ETag, or the date).
+  const ifRange = request.headers.get("if-range");
+  if (ifRange && ifRange.trim() !== file.etag && ifRange.trim() !== answer.lastModified) return null;
+  return parseRange(header, file.size);
+}
+
+async function sendRanges(store: FileStore, file: StoredFile, headers: Headers, ranges: ByteRange[], type: string): Promise<Response> {
+  const base = headers.filter(([name]) => name !== "content-length" && name !== "content-type");
+  if (ranges.length === 1) {
+    const range = ranges[0]!;
+    return new FastResponse(toBody(file.bytes?.subarray(range.start, range.end + 1) ?? (await store.openStream(file, range))), {
+      status: 206,
+      headers: [...base, ["content-type", type], ["content-range", formatContentRange(range, file.size)], ["content-length", String(range.end - range.start + 1)]],
+    });
+  }
+  // Several ranges: one multipart/byteranges body (RFC 9110 §14.6), parts in file order.
+  const boundary = randomBytes(12).toString("hex");
+  const heads = ranges.map((range, i) =>
+    Buffer.from(`${i === 0 ? "" : "\r\n"}--${boundary}\r\ncontent-type: ${type}\r\ncontent-range: ${formatContentRange(range, file.size)}\r\n\r\n`),
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = heads.reduce((n, head, i) => n + head.byteLength + ranges[i]!.end - ranges[i]!.start + 1, tail.byteLength);
+  async function* parts() {
+    for (const [i, range] of ranges.entries()) {
+      yield heads[i]!;
+      if (file.bytes) yield file.bytes.subarray(range.start, range.end + 1);
+      else yield* await store.openStream(file, range);
+    }
+    yield tail;
+  }
+  return new FastResponse(toBody(Readable.from(parts())), {
+    status: 206,
+    headers: [...base, ["content-type", `multipart/byteranges; boundary=${boundary}`], ["content-length", String(length)]],
+  });
+}
+
+/**
+ * A Node buffer or stream as a body (the DOM types know neither): srvx's Node adapter pipes it to the socket as it is (with
+ * backpressure, destroyed when the client goes away), where a web stream would be converted.
+ */
+function toBody(body: Readable | Buffer): BodyInit {
+  return body as unknown as BodyInit;
+}

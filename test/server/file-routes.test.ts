@@ -1,0 +1,166 @@
+/**
+ * How the server answers a file of the build (server/file-store.ts, server/send-file.ts): byte
+ * ranges, conditional requests, the precompressed siblings, and files held in memory — each for
+ * a file held in memory and for one streamed from disk, in-process and over a real socket.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
+import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
+
+const DUMP = "/dumps/spammers-latest.csv";
+const COMPANY = "/api/company/alpha-leads";
+
+let fixture: BuiltFixture;
+beforeAll(() => {
+  fixture = buildFixture("file-routes");
+  // Siblings as the build writes them beside a compressible file (their bytes decide nothing here).
+  const json = readFileSync(join(fixture.dist, "api/company/alpha-leads.json"));
+  writeFileSync(join(fixture.dist, "api/company/alpha-leads.json.gz"), gzipSync(json));
+  writeFileSync(join(fixture.dist, "api/company/alpha-leads.json.br"), brotliCompressSync(json));
+});
+afterAll(() => fixture.cleanup());
+
+/** Held: the default budget. Streamed: nothing larger than 16 bytes is held. */
+const STORES = { held: undefined, streamed: { memoryBytes: 64 << 20, maxMemoryFileBytes: 16 } } as const;
+
+describe.each(CLIENT_KINDS.flatMap((kind) => (["held", "streamed"] as const).map((store) => [`${kind}, ${store}`, kind, store] as const)))(
+  "a file of the build (%s)",
+  (_, kind, store) => {
+    let client: Client;
+    let dump: Buffer;
+    beforeAll(async () => {
+      client = await createClient(kind, fixture.dist, { fileStore: STORES[store] });
+      dump = readFileSync(join(fixture.dist, DUMP));
+    });
+    afterAll(() => client.close());
+
+    it("answers a range with 206 and exactly those bytes, and says it takes ranges", async () => {
+      const whole = await client.fetch(DUMP);
+      expect(whole.headers.get("accept-ranges")).toBe("bytes");
+      expect(Buffer.from(await whole.arrayBuffer()).equals(dump)).toBe(true);
+      for (const [range, start, end] of [
+        ["bytes=0-99", 0, 99],
+        ["bytes=100-", 100, dump.length - 1],
+        ["bytes=-50", dump.length - 50, dump.length - 1],
+        [`bytes=10-${dump.length + 1000}`, 10, dump.length - 1],
+      ] as const) {
+        // Asking for gzip too changes nothing: ranges are of the file itself.
+        const res = await client.fetch(DUMP, { headers: { range, "accept-encoding": "gzip, br" } });
+        expect(res.status, range).toBe(206);
+        expect(res.headers.get("content-encoding")).toBeNull();
+        expect(res.headers.get("content-range")).toBe(`bytes ${start}-${end}/${dump.length}`);
+        expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+        expect(res.headers.get("content-length")).toBe(String(end - start + 1));
+        expect(Buffer.from(await res.arrayBuffer()).equals(dump.subarray(start, end + 1)), range).toBe(true);
+      }
+    });
+
+    it("answers several ranges as multipart/byteranges, parts in file order", async () => {
+      const res = await client.fetch(DUMP, { headers: { range: "bytes=200-209, 0-9" } });
+      expect(res.status).toBe(206);
+      const boundary = /^multipart\/byteranges; boundary=(\S+)$/.exec(res.headers.get("content-type") ?? "")?.[1];
+      expect(boundary).toBeTruthy();
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get("content-length")).toBe(String(body.length));
+      const parts = body.toString("latin1").split(`--${boundary}`).slice(1, -1);
+      expect(parts.map((p) => /content-range: ([^\r\n]+)/.exec(p)?.[1])).toEqual([`bytes 0-9/${dump.length}`, `bytes 200-209/${dump.length}`]);
+      expect(parts.map((p) => p.split("\r\n\r\n")[1]!.replace(/\r\n$/, ""))).toEqual([dump.subarray(0, 10).toString("latin1"), dump.subarray(200, 210).toString("latin1")]);
+    });
+
+    it("answers a range past the end with 416 and the size, and ignores one it cannot read", async () => {
+      const past = await client.fetch(DUMP, { headers: { range: `bytes=${dump.length}-` } });
+      expect(past.status).toBe(416);
+      expect(past.headers.get("content-range")).toBe(`bytes */${dump.length}`);
+      expect(past.headers.get("access-control-allow-origin")).toBe("*");
+      for (const range of ["bytes=abc", "bytes=5-1", "lines=1-2"]) {
+        const res = await client.fetch(DUMP, { headers: { range } });
+        expect(res.status, range).toBe(200);
+        expect((await res.arrayBuffer()).byteLength).toBe(dump.length);
+      }
+    });
+
+    it("resumes only the same file: If-Range with its ETag or date gives the range, with another the whole file", async () => {
+      // The ETag of the file itself: ranges are never of a compressed form (fetch asks for one on a socket).
+      const { headers } = await client.fetch(DUMP, { method: "HEAD", headers: { "accept-encoding": "identity" } });
+      const etag = headers.get("etag")!;
+      const lastModified = headers.get("last-modified")!;
+      const asOf = JSON.parse(readFileSync(join(fixture.dist, "build-report.json"), "utf8")).as_of;
+      expect(lastModified).toBe(new Date(asOf).toUTCString());
+      expect((await client.fetch(DUMP, { headers: { range: "bytes=0-9", "if-range": etag } })).status).toBe(206);
+      expect((await client.fetch(DUMP, { headers: { range: "bytes=0-9", "if-range": lastModified } })).status).toBe(206);
+      const stale = await client.fetch(DUMP, { headers: { range: "bytes=0-9", "if-range": '"an-older-build"' } });
+      expect(stale.status).toBe(200);
+      expect((await stale.arrayBuffer()).byteLength).toBe(dump.length);
+    });
+
+    it("answers If-None-Match with 304, and HEAD with GET's headers and no body", async () => {
+      const get = await client.fetch(DUMP);
+      await get.arrayBuffer();
+      const head = await client.fetch(DUMP, { method: "HEAD" });
+      for (const name of ["etag", "content-length", "content-type", "last-modified", "cache-control", "accept-ranges"]) {
+        expect(head.headers.get(name), name).toBe(get.headers.get(name));
+      }
+      expect(await head.text()).toBe("");
+      const again = await client.fetch(DUMP, { headers: { "if-none-match": get.headers.get("etag")! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+    });
+
+    it("sends the precompressed sibling the client prefers, with Vary, and the file itself to one that takes neither", async () => {
+      const plain = readFileSync(join(fixture.dist, "api/company/alpha-leads.json"));
+      const br = await client.fetch(COMPANY, { headers: { "accept-encoding": "gzip, br" } });
+      const gz = await client.fetch(COMPANY, { headers: { "accept-encoding": "br;q=0, gzip" } });
+      const none = await client.fetch(COMPANY, { headers: { "accept-encoding": "identity" } });
+      expect([br, gz, none].map((r) => r.headers.get("vary"))).toEqual(["accept-encoding", "accept-encoding", "accept-encoding"]);
+      expect([br, gz, none].map((r) => r.headers.get("content-encoding"))).toEqual(["br", "gzip", null]);
+      expect([br, gz, none].map((r) => r.headers.get("content-type"))).toEqual(Array(3).fill("application/json; charset=utf-8"));
+      // fetch decodes what it asked for on the socket; in-process answers come as sent.
+      const decode = async (res: Response, coding: "br" | "gzip") => {
+        const bytes = Buffer.from(await res.arrayBuffer());
+        if (kind === "listening server") return bytes;
+        return coding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes);
+      };
+      expect((await decode(br, "br")).equals(plain)).toBe(true);
+      expect((await decode(gz, "gzip")).equals(plain)).toBe(true);
+      expect(Buffer.from(await none.arrayBuffer()).equals(plain)).toBe(true);
+      // Each representation is its own: its own ETag, revalidated as itself.
+      const tags = [br, gz, none].map((r) => r.headers.get("etag"));
+      expect(new Set(tags).size).toBe(3);
+      const revalidated = await client.fetch(COMPANY, { headers: { "accept-encoding": "br", "if-none-match": tags[0]! } });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.headers.get("vary")).toBe("accept-encoding");
+    });
+
+    it("does not look for siblings of a file that is not worth compressing, and has no Vary there", async () => {
+      const res = await client.fetch("/dumps/spammers-latest.csv.gz", { headers: { "accept-encoding": "gzip, br" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/gzip");
+      expect(res.headers.get("content-encoding")).toBeNull();
+      expect(res.headers.get("vary")).toBeNull();
+    });
+  },
+);
+
+describe("files held in memory", () => {
+  it("are answered from memory once read, and read from disk every time with --file-memory 0", async () => {
+    const local = buildFixture("file-memory");
+    try {
+      const held = await createClient("in-process", local.dist);
+      const unheld = await createClient("in-process", local.dist, { fileStore: { memoryBytes: 0, maxMemoryFileBytes: 1 << 20 } });
+      const path = "/api/badge/alpha-leads.svg";
+      const first = [await (await held.fetch(path)).text(), await (await unheld.fetch(path)).text()];
+      expect(first[0]).toBe(first[1]);
+      // A published build never changes; removing the file shows who still reads the disk.
+      rmSync(join(local.dist, "api/badge/alpha-leads.svg"));
+      const heldAgain = await held.fetch(path);
+      expect(heldAgain.status).toBe(200);
+      expect(await heldAgain.text()).toBe(first[0]);
+      expect((await unheld.fetch(path)).status).toBe(404);
+    } finally {
+      local.cleanup();
+    }
+  });
+});

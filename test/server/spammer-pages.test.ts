@@ -1,0 +1,134 @@
+/**
+ * Every reported username is reachable: /api/spammers, overall and per category, pages through
+ * the whole set in DESIGN's order (reports desc, last_seen desc, username) — any limit with any
+ * page, beyond the top 200 the server holds too — with `total`, `pages` and a `Link` header whose
+ * rel=next walks every page; the page files answer the same; bad pages are 422 problems. The
+ * expected order is the dump's rows sorted here with core's comparator, not the build's ranking.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import Papa from "papaparse";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORIES } from "../../core/categories.ts";
+import { compareSpammers } from "../../core/ranking.ts";
+import { createApp } from "../../server/app.ts";
+import { BASE_URL, buildSampleDist, makeTempDir } from "../helpers/fixture.ts";
+
+let dir: string;
+let app: ReturnType<typeof createApp>;
+let ranked: string[];
+const rankedIn = new Map<string, string[]>();
+
+beforeAll(() => {
+  dir = makeTempDir("spammer-pages");
+  const dist = buildSampleDist(dir, 3000);
+  app = createApp({ dist });
+  const rows = Papa.parse<Record<string, string>>(readFileSync(join(dist, "dumps/spammers-latest.csv"), "utf8"), { header: true, skipEmptyLines: true }).data;
+  const order = rows
+    .map((r) => ({ username: r.username!, reportsCount: Number(r.reports_count), lastSeenMs: Date.parse(r.last_seen!), categories: JSON.parse(r.categories!) as string[] }))
+    .sort(compareSpammers);
+  ranked = order.map((s) => s.username);
+  for (const category of CATEGORIES) rankedIn.set(category, order.filter((s) => s.categories.includes(category)).map((s) => s.username));
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const get = (path: string) => app.request(path);
+const json = async (path: string) => {
+  const res = await get(path);
+  return { status: res.status, link: res.headers.get("link"), body: (await res.json()) as { data: { username: string }[]; total: number; page: number; pages: number } };
+};
+const usernames = (data: { username: string }[]) => data.map((s) => s.username);
+
+/** rel → site-relative URL of a Link header. */
+function readLinks(header: string | null): Record<string, string> {
+  const links: Record<string, string> = {};
+  for (const part of header?.split(", ") ?? []) {
+    const found = /^<([^>]+)>; rel="(next|prev)"$/.exec(part);
+    expect(found, part).not.toBeNull();
+    expect(found![1]!.startsWith(`${BASE_URL}/`), "absolute, from the base URL").toBe(true);
+    links[found![2]!] = found![1]!.slice(BASE_URL.length);
+  }
+  return links;
+}
+
+describe("GET /api/spammers, page by page", () => {
+  it("has more usernames than the top the server holds, in every list that is tested beyond it", () => {
+    expect(ranked.length).toBeGreaterThan(2000);
+    expect(Math.max(...[...rankedIn.values()].map((l) => l.length))).toBeGreaterThan(400);
+  });
+
+  it.each([null, ...CATEGORIES])("walks the whole list of category %s by rel=next, every username once, in order", async (category) => {
+    const expected = category === null ? ranked : rankedIn.get(category)!;
+    const pages = Math.ceil(expected.length / 50);
+    let url: string | undefined = category === null ? "/api/spammers" : `/api/spammers?category=${category}`;
+    const seen: string[][] = [];
+    for (let page = 1; url !== undefined; page++) {
+      const { status, link, body } = await json(url);
+      expect(status).toBe(200);
+      expect([body.page, body.pages, body.total]).toEqual([page, pages, expected.length]);
+      seen.push(usernames(body.data));
+      const links = readLinks(link);
+      // rel=prev leads back to the page before, which answers what it answered on the way here.
+      if (page > 1) expect(usernames((await json(links.prev!)).body.data)).toEqual(seen[page - 2]);
+      else expect(links.prev).toBeUndefined();
+      url = links.next;
+    }
+    expect(seen.flat()).toEqual(expected);
+  });
+
+  it("answers any limit with any page from the same order, beyond the top 200 too", async () => {
+    const expected = rankedIn.get("crypto")!.length > 450 ? rankedIn.get("crypto")! : ranked;
+    const category = expected === ranked ? "" : "&category=crypto";
+    for (const limit of [1, 7, 50, 133, 200]) {
+      const pages = Math.ceil(expected.length / limit);
+      for (const page of new Set([1, Math.floor(190 / limit) + 1, Math.floor(200 / limit) + 1, Math.floor(260 / limit) + 2, Math.floor(expected.length / limit / 2), pages])) {
+        const { status, body } = await json(`/api/spammers?limit=${limit}&page=${page}${category}`);
+        expect(status).toBe(200);
+        expect(usernames(body.data), `limit ${limit} page ${page}`).toEqual(expected.slice((page - 1) * limit, page * limit));
+        expect([body.total, body.page, body.pages]).toEqual([expected.length, page, pages]);
+      }
+    }
+  });
+
+  it("answers a page past the end with an empty list, pages and total, and no Link", async () => {
+    const pages = Math.ceil(ranked.length / 50);
+    const { status, link, body } = await json(`/api/spammers?page=${pages + 1}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: [], total: ranked.length, page: pages + 1, pages });
+    expect(link).toBeNull();
+  });
+
+  it("serves the page files with the bytes and the Link of the query they stand for", async () => {
+    const pairs = [
+      ["/api/spammers/page/3", "/api/spammers?page=3"],
+      ["/api/spammers/category/crypto/page/2", "/api/spammers?category=crypto&page=2"],
+      ["/api/spammers/category/crypto", "/api/spammers?category=crypto"],
+      ["/api/spammers/top", "/api/spammers?limit=200"],
+      ["/api/spammers/category/gambling/top", "/api/spammers?category=gambling&limit=200"],
+      [`/api/spammers/page/${Math.ceil(ranked.length / 50)}`, `/api/spammers?page=${Math.ceil(ranked.length / 50)}`],
+      ["/api/companies/page/2", "/api/companies?page=2"],
+    ];
+    for (const [file, query] of pairs) {
+      const [a, b] = await Promise.all([get(file!), get(query!)]);
+      expect([a.status, a.headers.get("link")], file).toEqual([200, b.headers.get("link")]);
+      expect(Buffer.from(await a.arrayBuffer()).equals(Buffer.from(await b.arrayBuffer())), file).toBe(true);
+    }
+    expect((await get(`/api/spammers/page/${Math.ceil(ranked.length / 50) + 1}`)).status).toBe(404);
+  });
+
+  it("keeps the other parameters in its links, limit only when it is not the default", async () => {
+    expect((await json("/api/spammers?limit=20&category=crypto&page=2")).link).toBe(
+      `<${BASE_URL}/api/spammers?limit=20&category=crypto&page=3>; rel="next", <${BASE_URL}/api/spammers?limit=20&category=crypto&page=1>; rel="prev"`,
+    );
+    expect((await json("/api/spammers?limit=50&page=2")).link).toBe(`<${BASE_URL}/api/spammers?page=3>; rel="next", <${BASE_URL}/api/spammers?page=1>; rel="prev"`);
+    expect((await json("/api/companies?limit=20&page=2")).link).toBe(`<${BASE_URL}/api/companies?limit=20&page=3>; rel="next", <${BASE_URL}/api/companies?limit=20&page=1>; rel="prev"`);
+  });
+
+  it.each(["page=0", "page=-1", "page=abc", "page=1.5", "page=", "page=100000001", "page=1&page=2"])("refuses %s with a 422 problem naming page", async (query) => {
+    const res = await get(`/api/spammers?${query}`);
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+    const problem = (await res.json()) as { errors: { name: string; in: string }[] };
+    expect(problem.errors).toEqual([expect.objectContaining({ name: "page", in: "query" })]);
+  });
+});
