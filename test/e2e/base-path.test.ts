@@ -26,7 +26,7 @@ describe.skipIf(!nginx)("a build under /spam-api behind a proxy that strips the 
     base = `http://127.0.0.1:${frontPort}/spam-api`;
     built = buildFixture("base-path", undefined, { baseUrl: base });
     live = await startServer({ dist: built.dist, port: 0, host: "127.0.0.1" });
-    const host = renderNginxServer({ root: built.dist, listen: `127.0.0.1:${hostPort}`, upstream: live.url.replace(/\/$/, "") });
+    const host = renderNginxServer({ root: built.dist, listen: `127.0.0.1:${hostPort}`, upstream: live.url.replace(/\/$/, ""), baseUrl: base });
     // The outer site, as an operator writes it: the trailing slash of proxy_pass replaces /spam-api/ by /.
     const outer = `server {\n  listen 127.0.0.1:${frontPort};\n  location /spam-api/ {\n    proxy_pass http://127.0.0.1:${hostPort}/;\n    proxy_set_header Host $http_host;\n  }\n}\n`;
     mkdirSync(join(built.dir, "nginx"));
@@ -55,6 +55,16 @@ describe.skipIf(!nginx)("a build under /spam-api behind a proxy that strips the 
     expect([res.status, res.headers.get("location")]).toEqual([301, `${base}/company/alpha-leads`]);
     const page = await fetch(res.headers.get("location")!);
     expect([page.status, await page.text()]).toEqual([200, expect.stringContaining(`<a href="${base}/companies">`)]);
+  });
+
+  it("links the next page of a list under the prefix, from the nginx block and from the live server", async () => {
+    for (const path of ["/api/companies?limit=1", "/api/companies?limit=1&page=2&category=crypto"]) {
+      const res = await fetch(`${base}${path}`);
+      await res.arrayBuffer();
+      const next = /<([^>]+)>; rel="next"/.exec(res.headers.get("link") ?? "")?.[1];
+      expect(next, path).toMatch(new RegExp(`^${base}/api/companies\\?`));
+      expect((await fetch(next!)).status, next).toBe(200);
+    }
   });
 
   it("sends the bare prefix to the home page", async () => {
