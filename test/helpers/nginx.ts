@@ -5,7 +5,7 @@
  * silent skip (.ci/run installs Debian's nginx-light).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -28,16 +28,23 @@ export async function getFreePort(): Promise<number> {
   });
 }
 
+/** Debian's brotli static module (libnginx-mod-http-brotli-static), or null when it is not installed. */
+export function findBrotliModule(): string | null {
+  const path = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+  return existsSync(path) ? path : null;
+}
+
 export interface RunningNginx {
   url: string;
   stop(): void;
 }
 
-/** Starts nginx in the foreground with `serverBlock`; resolves once it answers. */
-export async function startNginx(binary: string, dir: string, serverBlock: string, port: number): Promise<RunningNginx> {
+/** Starts nginx in the foreground with `serverBlock` (and `modules` loaded); resolves once it answers. */
+export async function startNginx(binary: string, dir: string, serverBlock: string, port: number, options: { modules?: string[] } = {}): Promise<RunningNginx> {
   mkdirSync(join(dir, "temp"), { recursive: true });
   const temp = (name: string) => `${name}_temp_path ${join(dir, "temp", name)};`;
   const conf = `# Test configuration: one worker, everything it writes under ${dir}.
+${(options.modules ?? []).map((path) => `load_module ${path};`).join("\n")}
 worker_processes 1;
 ${process.getuid?.() === 0 ? "user root;" : ""}
 pid ${join(dir, "nginx.pid")};
