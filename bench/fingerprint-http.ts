@@ -39,7 +39,8 @@ const JSON_POST = { method: "POST", headers: { "content-type": "application/json
 
 /**
  * The distinct signal sets of the public library profiles (some profiles share one, e.g. Chrome
- * and Edge on the same machine): each must match a profile with a high verdict.
+ * and Edge on the same machine): each must match a profile that fits it perfectly (fit 1; how
+ * confident that is depends on the profiles of other kinds near it).
  */
 export function createBenchSignals(): Record<string, string>[] {
   const sets = new Map<string, Record<string, string>>();
@@ -66,17 +67,17 @@ export async function verifyBenchAnswers(baseUrl: string): Promise<void> {
   const post = async (signals: Record<string, string>) => {
     const res = await fetch(new URL(MATCH, baseUrl), { ...JSON_POST, body: JSON.stringify({ signals }) });
     if (res.status !== 200) throw new Error(`fingerprint bench: POST answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as { match: { verdict: string; confidence: number; ignored_signals: string[] }; cached: boolean };
+    return (await res.json()) as { match: { basis: { fit: number }; ignored_signals: string[] }; cached: boolean };
   };
   for (const signals of createBenchSignals()) {
     const first = await post(signals);
     const again = await post(signals);
-    if (first.match.verdict !== "high" || first.match.confidence !== 1 || first.cached || !again.cached) {
+    if (first.match.basis.fit !== 1 || first.cached || !again.cached) {
       throw new Error(`fingerprint bench: unexpected answer for ${JSON.stringify(signals)}: ${JSON.stringify([first, again.cached])}`);
     }
   }
   const fresh = await post({ ...createBenchSignals()[0]!, bench_nonce: "verify" });
-  if (fresh.cached || fresh.match.verdict !== "high" || fresh.match.ignored_signals.join() !== "bench_nonce") {
+  if (fresh.cached || fresh.match.basis.fit !== 1 || fresh.match.ignored_signals.join() !== "bench_nonce") {
     throw new Error(`fingerprint bench: a fresh request was not matched afresh: ${JSON.stringify(fresh)}`);
   }
   for (const path of ["/api/companies/all.json", "/api/companies?limit=5"]) {

@@ -1,15 +1,16 @@
 /**
  * Fingerprint matcher benchmark: matches per second of the indexed matcher beside a naive linear
- * scan (every public profile compared with the query) over the same profiles, for the shipped
- * library and for a synthetic 10 000-profile library. Before timing, both must return the same
- * top candidates on a sample of queries. Run: npx tsx bench/fingerprint-matcher.ts
+ * scan (every public profile compared with the query, fingerprint-linear-scan.ts) over the same
+ * profiles, for the shipped library and for a synthetic 10 000-profile library. Before timing,
+ * both must return the same candidates, confidences and closest other kind on a sample of
+ * queries. Run: npx tsx bench/fingerprint-matcher.ts
  * Targets at 10 000 profiles: ≥ 100 000 matches/s and ≥ 50× the linear scan.
  */
 import { pathToFileURL } from "node:url";
-import { compareProfileRank, createFingerprintIndex, createMatcher, getConfidenceHundredths, isPublicProfile } from "../core/fingerprint/index.ts";
-import { SIGNAL_KEYS, SIGNAL_WEIGHTS, TOP_CANDIDATES, type SignalKey } from "../core/fingerprint/index.ts";
+import { createFingerprintIndex, createMatcher, isPublicProfile, SIGNAL_KEYS, type SignalKey } from "../core/fingerprint/index.ts";
 import type { FingerprintProfileWithSignals, SignalInput } from "../core/fingerprint/index.ts";
 import { readFingerprintLibrary, toProfilesWithSignals } from "../data/fingerprints/library.ts";
+import { createLinearScan, verifyAgreement } from "./fingerprint-linear-scan.ts";
 
 export interface FingerprintBenchRow {
   library: string;
@@ -19,68 +20,6 @@ export interface FingerprintBenchRow {
   speedup: number;
   /** Mean profiles the indexed matcher scored per query (the linear scan scores all of them). */
   scoredPerQuery: number;
-}
-
-export interface ScanResult {
-  top: { id: number; hundredths: number }[];
-}
-
-/**
- * The baseline: compare every public profile's signals with the query and keep the best five.
- * Not a straw man: values are laid out per key in arrays and compared with ===, weights and
- * the tie-break rank are precomputed, so what it lacks is only the index.
- */
-function createLinearScan(profiles: readonly FingerprintProfileWithSignals[]): (signals: SignalInput) => ScanResult {
-  const keyCount = SIGNAL_KEYS.length;
-  const weights = SIGNAL_KEYS.map((key) => SIGNAL_WEIGHTS[key]);
-  const ranked = profiles.filter(isPublicProfile).sort(compareProfileRank);
-  // values[p * keyCount + k]: the profile's values for key k (usually one), or null.
-  const values: (string[] | null)[] = [];
-  for (const profile of ranked) {
-    const slots: (string[] | null)[] = SIGNAL_KEYS.map(() => null);
-    for (const { key, value } of profile.signals) {
-      const k = (SIGNAL_KEYS as readonly string[]).indexOf(key);
-      if (k >= 0) (slots[k] ??= []).push(value);
-    }
-    values.push(...slots);
-  }
-  const sent: (string | undefined)[] = [];
-  return (signals) => {
-    for (let k = 0; k < keyCount; k++) sent[k] = Object.hasOwn(signals, SIGNAL_KEYS[k]!) ? signals[SIGNAL_KEYS[k]!] : undefined;
-    const top: { position: number; hundredths: number }[] = [];
-    for (let p = 0; p < ranked.length; p++) {
-      let matched = 0, contradicted = 0, absent = 0;
-      for (let k = 0; k < keyCount; k++) {
-        const query = sent[k];
-        if (query === undefined) continue;
-        const held = values[p * keyCount + k];
-        if (!held) absent += weights[k]!;
-        else if (held.length === 1 ? held[0] === query : held.includes(query)) matched += weights[k]!;
-        else contradicted += weights[k]!;
-      }
-      if (matched === 0) continue;
-      const hundredths = getConfidenceHundredths(matched, contradicted, absent);
-      // Profiles arrive best rank first, so a tie never displaces an earlier entry.
-      let i = top.length;
-      while (i > 0 && top[i - 1]!.hundredths < hundredths) i--;
-      if (i < TOP_CANDIDATES) {
-        top.splice(i, 0, { position: p, hundredths });
-        if (top.length > TOP_CANDIDATES) top.pop();
-      }
-    }
-    return { top: top.map(({ position, hundredths }) => ({ id: ranked[position]!.id, hundredths })) };
-  };
-}
-
-/** Throws unless the indexed matcher and the linear scan agree on every query's top five. */
-export function verifyAgreement(profiles: readonly FingerprintProfileWithSignals[], queries: readonly SignalInput[]): void {
-  const matcher = createMatcher(createFingerprintIndex(profiles));
-  const scan = createLinearScan(profiles);
-  for (const [n, query] of queries.entries()) {
-    const indexed = matcher.match(query).top_candidates.map((c) => `${c.profile.id}:${Math.round(c.confidence * 100)}`).join(" ");
-    const linear = scan(query).top.map((c) => `${c.id}:${c.hundredths}`).join(" ");
-    if (indexed !== linear) throw new Error(`query ${n} disagrees: indexed [${indexed}] vs linear [${linear}]`);
-  }
 }
 
 export async function runFingerprintMatcherBench(options: { minMs?: number } = {}): Promise<FingerprintBenchRow[]> {

@@ -5,6 +5,7 @@
  * Set lookup per file), a computed route by the same core code the server runs, over the
  * indexes this build wrote. The keys (which username, which company) come from the model.
  */
+import { formatBulkCheck, listBulkUsernames, readBulkCheckRequest, type BulkItem } from "../core/bulk-check.ts";
 import { createMatcher } from "../core/fingerprint/matcher.ts";
 import type { FingerprintIndex } from "../core/fingerprint/fingerprint-index.ts";
 import { formatIsoWeek, getIsoWeek } from "../core/iso-week.ts";
@@ -14,6 +15,7 @@ import type { GlobalSearchIndex } from "../core/search/global-index.ts";
 import { loadLiveIndex } from "../core/search/live-index-format.ts";
 import type { RouteExample } from "../core/routes/openapi.ts";
 import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES, type RouteId } from "../core/routes/table.ts";
+import { getRouteFile } from "../core/routes/match.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import { MEDIA_TYPES, type ExampleKeys, type ExampleRequest, type Route } from "../core/routes/types.ts";
 import type { Urls } from "../core/urls.ts";
@@ -57,6 +59,8 @@ export class ExampleCollector {
       const request = route.example(this.keys);
       const file = request && getExampleFile(route, request);
       if (file) this.wanted.add(file);
+      // The bulk check shows the check files of its usernames (absent ones: not found).
+      for (const username of listBulkUsernames(getBulkItems(request))) this.wanted.add(checkFileOf(username));
     }
   }
 
@@ -104,6 +108,10 @@ export class ExampleCollector {
       const searcher = createGlobalSearcher(this.json<GlobalSearchIndex>(SEARCH_INDEX_FILES.global)!);
       return JSON.stringify(answerGlobalSearch(searcher, q, false, 0));
     }
+    if (id === "checkUsernames") {
+      const check = (username: string) => (this.kept.has(checkFileOf(username)) ? this.text(checkFileOf(username)) : null);
+      return formatBulkCheck(getBulkItems(request), check);
+    }
     if (id === "matchFingerprint" && fingerprint && request.body) {
       const { signals } = request.body as { signals: Record<string, string> };
       return JSON.stringify({ match: createMatcher(fingerprint).match(signals), cached: false });
@@ -120,6 +128,14 @@ export class ExampleCollector {
   private json<T>(path: string): T | null {
     return this.kept.has(path) ? (JSON.parse(this.text(path)) as T) : null;
   }
+}
+
+const checkFileOf = (username: string) => getRouteFile("checkUsername", { identifier: username });
+
+/** The usernames of a bulk check example (none for any other request). */
+function getBulkItems(request: ExampleRequest | null): BulkItem[] {
+  const read = request?.body === undefined ? null : readBulkCheckRequest(request.body);
+  return read && "items" in read ? read.items : [];
 }
 
 /** The URL of an example request, site-relative, with its query. */

@@ -37,3 +37,12 @@ const REJECTION_DETAIL: Record<UsernameRejection, string> = {
 export function describeUsernameRejection(rejection: UsernameRejection): string {
   return REJECTION_DETAIL[rejection];
 }
+
+/**
+ * Why a normalised identifier is no username, in the words of the check routes ("username is
+ * empty"): the GET's 422 and the bulk check's per-item error say exactly this. Null when valid.
+ */
+export function explainUsernameRejection(normalized: string): string | null {
+  const rejection = getUsernameRejection(normalized);
+  return rejection && `username ${REJECTION_DETAIL[rejection]}`;
+}

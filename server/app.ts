@@ -11,7 +11,7 @@
  *  4. the table's route for the path is matched;
  *  5. OPTIONS is the CORS preflight, a method the route does not answer a 405 with `Allow`;
  *  6. per-client rate limits: the fingerprint limit where the table says "always", the optional
- *     read limit on every other read.
+ *     read limit on every other read (the bulk check takes one per username, from its handler).
  */
 import { H3, onError, onResponse, type H3Event } from "h3";
 import { ROUTES, type RouteId } from "../core/routes/table.ts";
@@ -24,7 +24,7 @@ import { createRedisRateLimiter } from "./redis-rate-limit.ts";
 import type { RedisStore } from "./redis-store.ts";
 import { checkMethod, rejectMalformedPath } from "./request-checks.ts";
 import { setPublicHeaders } from "./respond.ts";
-import { checkUsername } from "./routes/check.ts";
+import { checkUsername, checkUsernames } from "./routes/check.ts";
 import { getChatBadge, getChatStatus } from "./routes/chat.ts";
 import { listCompanies } from "./routes/companies.ts";
 import { getCompanyCard, getWidget } from "./routes/company.ts";
@@ -38,6 +38,7 @@ import { getTableMatch, groupRoutesByPattern, matchTableRoute } from "./table-ma
 /** Routes that are more than their file; every other route of the table is served by serveRouteFile. */
 export const HANDLERS: Partial<Record<RouteId, RouteHandler>> = {
   checkUsername,
+  checkUsernames,
   listCompanies,
   listSpammers,
   getCompany: getCompanyCard,
@@ -99,7 +100,11 @@ async function answerRequest(event: H3Event, source: DistSource): Promise<Respon
   const state = await source.current();
   const found = getTableMatch(event);
   const request = event.req;
-  if (!found) return serveBuildFile({ request, url: event.url, params: {}, state });
+  const takeQuota = event.context.takeQuota ?? noQuota;
+  if (!found) return serveBuildFile({ request, url: event.url, params: {}, state, takeQuota });
   const handler = HANDLERS[found.route.id as RouteId] ?? serveRouteFile;
-  return handler({ request, url: event.url, params: found.params, state, route: found.route });
+  return handler({ request, url: event.url, params: found.params, state, route: found.route, takeQuota });
 }
+
+/** No rate limit on this route: nothing to take. */
+async function noQuota(): Promise<void> {}

@@ -9,6 +9,7 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { CATEGORIES, type Category } from "../core/categories.ts";
+import { indexCompanies } from "../core/lookup.ts";
 import { FINGERPRINT_INDEX_FILE, getRoute } from "../core/routes/table.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
@@ -140,13 +141,7 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
   });
   const search = await loadSearchState(root, report.as_of);
   const companies = all!.data as CompanyItem[];
-  const companyBySlug = new Map<string, number>();
-  const companyByName = new Map<string, number>();
-  companies.forEach((company, i) => {
-    companyBySlug.set(company.slug.toLowerCase(), i);
-    const name = company.name.toLowerCase();
-    if (!companyByName.has(name)) companyByName.set(name, i);
-  });
+  const { bySlug: companyBySlug, byName: companyByName } = indexCompanies(companies);
   options.onLoaded?.({ id: basename(root), asOf: report.as_of, counts: report.counts });
   return {
     root,

@@ -46,12 +46,15 @@ export interface RateLimitDecision {
 
 /** What both limiters implement: this server's memory (below) and Redis (server/redis-rate-limit.ts). */
 export interface RateLimiter {
-  /** Counts one request of `client` and says whether it is allowed. */
-  take(client: string): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * Takes `units` (default 1) of `client`'s quota in one step and says whether they were allowed:
+   * all of them or, when fewer are left, none (a refused request takes nothing).
+   */
+  take(client: string, units?: number): RateLimitDecision | Promise<RateLimitDecision>;
 }
 
 export interface MemoryRateLimiter extends RateLimiter {
-  take(client: string): RateLimitDecision;
+  take(client: string, units?: number): RateLimitDecision;
   /** Clients currently tracked. */
   readonly clients: number;
 }
@@ -61,7 +64,7 @@ export function createRateLimiter(options: RateLimiterOptions): MemoryRateLimite
   const windows = new Map<string, { start: number; count: number }>();
 
   return {
-    take(client) {
+    take(client, units = 1) {
       const time = now();
       for (const [key, window] of windows) {
         if (window.start + windowMs > time) break;
@@ -74,8 +77,8 @@ export function createRateLimiter(options: RateLimiterOptions): MemoryRateLimite
         windows.set(client, window);
       }
       const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - time) / 1000));
-      if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
-      window.count++;
+      if (window.count + units > limit) return { allowed: false, limit, remaining: limit - window.count, resetSeconds };
+      window.count += units;
       return { allowed: true, limit, remaining: limit - window.count, resetSeconds };
     },
     get clients() {
@@ -93,28 +96,56 @@ export interface RateLimitCheckOptions {
   createLimiter?: (options: { limit: number; scope: string }) => RateLimiter;
 }
 
+/** Takes `units` of the request's client quota, or throws the refusal (429, or 413 past the whole limit). */
+export type QuotaTaker = (units: number) => Promise<void>;
+
+declare module "h3" {
+  interface H3EventContext {
+    /** For a route that takes its quota per item (the table's `rateUnits`): the handler calls it once it has counted them. */
+    takeQuota?: QuotaTaker;
+  }
+}
+
 /**
  * Route middleware, after the method check (a preflight or a 405 uses no quota): takes one
  * request from the client's quota, refuses with 429 when there is none left, and puts the
- * RateLimit headers on whatever the route answers, its own problems included.
+ * RateLimit headers on whatever the route answers, its own problems included. A route whose
+ * table entry says `rateUnits: "item"` takes its quota itself (event.context.takeQuota), once it
+ * knows how many items the request holds: the middleware cannot know before the body is read.
  */
 export function createRateLimitCheck(options: RateLimitCheckOptions): Middleware {
   const { createLimiter = createRateLimiter } = options;
   const create = (limit: number, scope: string) => (limit > 0 ? createLimiter({ limit, scope }) : null);
   const limiters = { always: create(options.limits.always, "match"), optional: create(options.limits.optional, "read") };
   return async (event, next) => {
-    const limiter = limiters[getTableMatch(event)?.route.rateLimit ?? "optional"];
+    const route = getTableMatch(event)?.route;
+    const scope = route?.rateLimit ?? "optional";
+    const limiter = limiters[scope];
     if (!limiter) return next();
-    const decision = await limiter.take(getClientKey(getRequestIP(event), event.req.headers.get("x-forwarded-for"), options.trustProxy));
-    const headers = getRateLimitHeaders(decision);
-    if (!decision.allowed) {
-      const detail = `At most ${decision.limit} requests per minute from one address; try again in ${decision.resetSeconds} s.`;
-      throw createProblemError(429, detail, { ...headers, "retry-after": String(decision.resetSeconds) });
-    }
+    const max = options.limits[scope];
+    const client = getClientKey(getRequestIP(event), event.req.headers.get("x-forwarded-for"), options.trustProxy);
+    // The headers of the last decision, for whatever the route answers.
+    const taken: { headers?: Record<string, string> } = {};
+    const take: QuotaTaker = async (units) => {
+      // More than the whole limit can never be allowed: waiting would not help, so no 429 and no
+      // Retry-After, but a 413 naming the limit; the request counts as one, like any refused body.
+      const decision = await limiter.take(client, units > max ? 1 : units);
+      const headers = (taken.headers = getRateLimitHeaders(decision));
+      if (units > max && decision.allowed) throw createProblemError(413, `This request counts ${units} reads; one address may make at most ${max} a minute: send at most ${max} at a time.`, headers);
+      if (!decision.allowed) throw createProblemError(429, describeRefusal(decision, units), { ...headers, "retry-after": String(decision.resetSeconds) });
+    };
+    if (route?.rateUnits === "item") event.context.takeQuota = take;
+    else await take(1);
     const response = (await next()) as Response;
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(taken.headers ?? {})) response.headers.set(name, value);
     return response;
   };
+}
+
+function describeRefusal(decision: RateLimitDecision, units: number): string {
+  const wait = `try again in ${decision.resetSeconds} s.`;
+  if (units === 1) return `At most ${decision.limit} requests per minute from one address; ${wait}`;
+  return `At most ${decision.limit} reads per minute from one address: this request counts ${units}, and ${decision.remaining} are left; ${wait}`;
 }
 
 function getRateLimitHeaders(decision: RateLimitDecision): Record<string, string> {

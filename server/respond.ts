@@ -89,6 +89,15 @@ export function sendProblem(
   });
 }
 
-export function sendInvalid(request: Request, errors: FieldError[]): Response {
-  return sendProblem(request, 422, errors.map((e) => `${e.name}: ${e.detail}`).join("; "), { errors });
+/** A problem naming every bad field: 422 by default (DESIGN "Errors"), 413 for a request that asks too much. */
+export function sendInvalid(request: Request, errors: FieldError[], status = 422): Response {
+  return sendProblem(request, status, errors.map((e) => `${e.name}: ${e.detail}`).join("; "), { errors });
+}
+
+/**
+ * A permanent redirect to a canonical URL (another spelling of a page's key), without a body.
+ * Cached like the route's answers, not for ever: a later build may give a name to another company.
+ */
+export function sendRedirect(location: string, cacheControl: string): Response {
+  return new Response(null, { status: 301, headers: { location, "cache-control": cacheControl, "content-length": "0" } });
 }

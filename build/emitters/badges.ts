@@ -1,14 +1,18 @@
 /**
- * api/badge/{slug}.svg — a shields-style badge, name | reports — and api/card/{slug}.svg — the
- * 340×120 card with category, reports, trend and a 7-day sparkline — for every company,
- * including those without complaints. The drawing is core/svg's; this file only maps a company
- * to what those pure functions take.
+ * api/badge/{slug}.svg — a shields-style badge, name | reports —, api/badge/{slug}.json — the
+ * same badge as shields.io endpoint JSON — and api/card/{slug}.svg — the 340×120 card with
+ * category, reports, trend and a 7-day sparkline — for every company, including those without
+ * complaints; and 404.svg, the "not found" badge the badge, card and chat badge routes answer
+ * for a name that names nothing. The drawing is core/svg's; this file only maps a company to
+ * what those pure functions take.
  */
 import { getCategoryLabel } from "../../core/categories.ts";
-import { renderCompanyBadge } from "../../core/svg/badge.ts";
+import { getCompanyBadge, renderCompanyBadge, renderNotFoundBadge } from "../../core/svg/badge.ts";
+import { toShieldsEndpoint } from "../../core/svg/shields-endpoint.ts";
+import { NOT_FOUND_BADGE_FILE } from "../../core/routes/table.ts";
 import { renderCompanyCardSvg, type CardInput } from "../../core/svg/card.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
-import type { EmitContext } from "../context.ts";
+import { toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
 import { getCompanyWeeks } from "../api-json/company.ts";
@@ -32,6 +36,8 @@ export function* emitBadges({ model }: EmitContext): Generator<OutputFile> {
   for (const company of model.ranked) {
     const card = toCardInput(company);
     yield { path: getRouteFile("getBadge", { slug: company.slug }), data: renderCompanyBadge(card) };
+    yield { path: getRouteFile("getBadgeJson", { slug: company.slug }), data: toJson(toShieldsEndpoint(getCompanyBadge(card))) };
     yield { path: getRouteFile("getCard", { slug: company.slug }), data: renderCompanyCardSvg(card) };
   }
+  yield { path: NOT_FOUND_BADGE_FILE, data: renderNotFoundBadge() };
 }

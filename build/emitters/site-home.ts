@@ -1,12 +1,14 @@
 /**
  * index.html, the landing page: what the service is, the top companies, the newest posts, and
- * links to the docs, the OpenAPI document, the dumps and the feeds. (The docs page is the docs
- * emitter's: it is generated from the OpenAPI document.)
+ * links to the docs, the OpenAPI document, the dumps and the feeds; and 404.html, the page every
+ * site page answers with status 404 when its slug or username names nothing. (The docs page is
+ * the docs emitter's: it is generated from the OpenAPI document.)
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
 import { formatDate } from "../../core/time.ts";
 import type { EmitContext } from "../context.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
+import { NOT_FOUND_PAGE_FILE } from "../../core/routes/table.ts";
 import { formatCount } from "../../core/format.ts";
 import { renderPage, text } from "../html/layout.ts";
 import type { OutputFile } from "../writer/index.ts";
@@ -59,7 +61,24 @@ ${list(posts)}`,
   });
 }
 
+/** Constant, so a static host serves the same bytes; it never repeats the address asked for. */
+function renderNotFound({ urls }: EmitContext, asOf: string): string {
+  return renderPage({
+    title: "Not found",
+    urls,
+    asOf,
+    body: `<h1>Not found</h1>
+<p>Nothing is published at this address. Names and usernames are found whatever their case: the
+spelling may be off, or the entry is not in the catalog.</p>
+<ul>
+<li><a href="${e(urls.companyList())}">All companies</a></li>
+<li><a href="${e(urls.home())}">The landing page</a>, with the newest posts</li>
+</ul>`,
+  });
+}
+
 export function* emitHomePages(ctx: EmitContext): Generator<OutputFile> {
   const asOf = formatDate(ctx.model.asOfMs);
   yield { path: getRouteFile("getHome"), data: renderLanding(ctx, asOf) };
+  yield { path: NOT_FOUND_PAGE_FILE, data: renderNotFound(ctx, asOf) };
 }

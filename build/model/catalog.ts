@@ -5,17 +5,11 @@
  * are filled in by the report pass.
  */
 import { CATEGORIES, isCategory, type Category } from "../../core/categories.ts";
+import { isPathSlug } from "../../core/lookup.ts";
 import { readAliases, readCompanies, readPeople } from "../snapshot/catalog.ts";
 import type { Snapshot } from "../snapshot/open.ts";
 import { toSampleText, type Rejections } from "./rejections.ts";
 import { TREND_DAYS, type Company, type Person } from "./types.ts";
-
-const PATH_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** A slug that can be one URL path segment and one file name as it stands (no dot first, no escapes). */
-export function isPathSlug(slug: string): boolean {
-  return PATH_SLUG.test(slug);
-}
 
 export interface Catalog {
   /** In id order. */

@@ -7,9 +7,9 @@
  * site pages, search and chat status agree on exactly one list (`model.content`). Publication
  * times are parsed here, once, by the rules of report times.
  */
+import { isPathSlug } from "../../core/lookup.ts";
 import { isValidUsername, normalizeUsername } from "../../core/username.ts";
 import type { ContentRows } from "../snapshot/content.ts";
-import { isPathSlug } from "./catalog.ts";
 import { toSampleText, type Rejections } from "./rejections.ts";
 import type { ContentPages } from "./types.ts";
 

@@ -6,19 +6,26 @@
 import type { FingerprintIndex } from "./fingerprint-index.ts";
 import { FINGERPRINT_INDEX_FORMAT } from "./fingerprint-index.ts";
 import { createPostingLists, type PostingLists } from "./posting-lists.ts";
+import type { ConfidenceWeights } from "./confidence.ts";
 import { compareProfileRank } from "./public.ts";
 import { PROFILE_KINDS, TRUST_LEVELS, type CandidateView, type PublicProfileView } from "./types.ts";
 import { SIGNAL_KEY_INDEX } from "./weights.ts";
 
-export interface CompiledIndex extends PostingLists {
-  /** Supported keys in bit order, and each key's bit position. */
+export interface CompiledIndex extends PostingLists, ConfidenceWeights {
+  /** Supported keys in bit order, and each key's bit position and weight. */
   keys: readonly string[];
   keyBits: ReadonlyMap<string, number>;
-  /** Summed weight of every subset of keys, indexed by bit mask. */
+  keyWeights: readonly number[];
+  /** Summed weight of every subset of keys, indexed by bit mask; and the largest key weight. */
   weightOfMask: Float64Array;
+  maxWeight: number;
   /** Profiles by position; position is the tie-break rank (0 = best). */
   profiles: readonly Readonly<PublicProfileView>[];
   candidateProfiles: readonly Readonly<CandidateView["profile"]>[];
+  /** Kind of each position, as its index in PROFILE_KINDS. */
+  profileKind: Uint8Array;
+  /** Public profiles of each kind holding each value: valueKindCount[valueId * PROFILE_KINDS.length + kind]. */
+  valueKindCount: Int32Array;
   /** Per key bit: value → value id. Value ids are also the ids of their single-value lists. */
   valueIds: readonly ReadonlyMap<string, number>[];
   /** Value id → key bit position. */
@@ -36,10 +43,11 @@ export function compileFingerprintIndex(index: FingerprintIndex): CompiledIndex 
   }
   const keys = compileKeys(index);
   const keyBits = new Map(keys.map((key, bit) => [key, bit]));
+  const keyWeights = keys.map((key) => readWeight(index, key));
   const weightOfMask = new Float64Array(1 << keys.length);
   for (let mask = 1; mask < weightOfMask.length; mask++) {
     const bit = 31 - Math.clz32(mask);
-    weightOfMask[mask] = weightOfMask[mask & ~(1 << bit)]! + readWeight(index, keys[bit]!);
+    weightOfMask[mask] = weightOfMask[mask & ~(1 << bit)]! + keyWeights[bit]!;
   }
 
   if (!Array.isArray(index.profiles)) throw new Error("fingerprint index: profiles must be an array");
@@ -50,10 +58,12 @@ export function compileFingerprintIndex(index: FingerprintIndex): CompiledIndex 
     if (positionOfId.has(profile.id)) throw new Error(`fingerprint index: profile ${profile.id} appears twice`);
     positionOfId.set(profile.id, position);
   });
+  const profileKind = Uint8Array.from(profiles, (profile) => PROFILE_KINDS.indexOf(profile.kind));
 
   if (!Array.isArray(index.postings)) throw new Error("fingerprint index: postings must be an array");
   const valueIds = keys.map(() => new Map<string, number>());
   const valueKey = new Uint8Array(index.postings.length);
+  const valueKindCount = new Int32Array(index.postings.length * PROFILE_KINDS.length);
   const postingLists: number[][] = [];
   const valuesOfProfile: number[][] = profiles.map(() => []);
   const profileKeyMask = new Uint16Array(profiles.length);
@@ -72,10 +82,11 @@ export function compileFingerprintIndex(index: FingerprintIndex): CompiledIndex 
     for (const position of positions) {
       valuesOfProfile[position]!.push(valueId);
       profileKeyMask[position]! |= 1 << bit;
+      valueKindCount[valueId * PROFILE_KINDS.length + profileKind[position]!]!++;
     }
     postingLists.push(positions);
   }
-  const lists = createPostingLists(postingLists, valueKey, valuesOfProfile, profileKeyMask);
+  const lists = createPostingLists(postingLists, valueKey, valuesOfProfile, profileKeyMask, profileKind);
   const profileValueStart = new Int32Array(profiles.length + 1);
   valuesOfProfile.forEach((values, position) => {
     profileValueStart[position + 1] = profileValueStart[position]! + values.length;
@@ -86,9 +97,13 @@ export function compileFingerprintIndex(index: FingerprintIndex): CompiledIndex 
   return {
     keys,
     keyBits,
+    keyWeights,
     weightOfMask,
+    maxWeight: Math.max(...keyWeights),
     profiles,
     candidateProfiles: profiles.map(({ id, label, kind, name }) => Object.freeze({ id, label, kind, name })),
+    profileKind,
+    valueKindCount,
     valueIds,
     valueKey,
     ...lists,

@@ -3,8 +3,14 @@
  * and the server (createMatcher over that file). Pure: no I/O, nothing from build/ or server/.
  */
 export {
+  getBasisHundredths,
   getConfidenceHundredths,
+  getDecidingKeys,
+  getFitHundredths,
   getVerdict,
+  type BasisHundredths,
+  type CandidateKeys,
+  type ConfidenceWeights,
 } from "./confidence.ts";
 export {
   createFingerprintIndex,
@@ -18,14 +24,19 @@ export { compareProfileRank, isPublicProfile } from "./public.ts";
 export {
   PROFILE_KINDS,
   TRUST_LEVELS,
+  type CandidateProfileView,
   type CandidateView,
+  type ConfidenceBasis,
   type FingerprintProfile,
   type FingerprintProfileWithSignals,
   type FingerprintSignal,
   type MatchResult,
   type ProfileKind,
   type PublicProfileView,
+  type RivalView,
+  type SignalEvidence,
   type SignalInput,
+  type SignalOutcome,
   type TrustLevel,
   type Verdict,
 } from "./types.ts";

@@ -1,11 +1,12 @@
 /**
- * The matcher behind POST /api/fingerprint/match. Confidence is defined in confidence.ts; this
- * file finds the five best profiles without looking at the whole library.
+ * The matcher behind POST /api/fingerprint/match. Fit and confidence are defined in
+ * confidence.ts; this file finds the five best profiles by fit, and the best of each kind among
+ * those that could be the best of another kind than the answer's, without looking at the whole
+ * library (match-result.ts turns that into the answer).
  *
  * Candidates are the profiles holding at least one sent (key, value). A profile is scored in full
- * (against every sent key) the first time it is read, so its score is final at once. Reading
- * goes from the cheapest lists to the most common ones, and skips whatever cannot reach the
- * top five:
+ * (against every sent key) the first time it is read, so its fit is final at once. Reading goes
+ * from the cheapest lists to the most common ones, and skips whatever cannot be wanted:
  *
  *   1. Short lists (≤ LONG_LIST_LENGTH profiles), bounded only by what each profile holds.
  *      Afterwards a candidate still unread matches long values only.
@@ -17,17 +18,23 @@
  *      still unread there matches that one common key only: its bound is usually far below the
  *      top five, and a list of thousands is skipped group by group.
  *
- * Lists are split into groups of profiles with the same key mask, each group in rank order; once
- * a group's bound cannot beat the fifth candidate, or can only tie it from a worse rank, the rest
- * of the group is skipped. A skipped profile can never enter later either, since the fifth place
- * only improves; so once a list is processed, read or skipped, later bounds may assume that no
- * candidate still to be found holds its value(s). The work thus follows the signals sent and how
- * the library's values overlap, not how many profiles it holds.
+ * Lists are split into groups of profiles with the same key mask and kind, each group in rank
+ * order. The confidence needs, besides the top five, the best candidate of another kind than the
+ * answer's (confidence.ts), which can rank far below them; so a profile is wanted while its bound
+ * beats the fifth candidate, or, in a group of a kind other than the leading one, beats the best
+ * candidate of the second-best kind (kind-leaders.ts). Once neither holds, the rest of the group is
+ * skipped. A skipped profile can never be wanted later either, since the fifth place and the
+ * second-best kind only improve (and a profile of the leading kind below the top five is never
+ * the rival: its kind's best beats it); so once a list is processed, read or skipped, later
+ * bounds may assume that no candidate still to be found holds its value(s). The work thus follows
+ * the signals sent and how the library's values overlap, not how many profiles it holds.
  */
-import { compileFingerprintIndex, type CompiledIndex } from "./compiled-index.ts";
+import { compileFingerprintIndex } from "./compiled-index.ts";
 import { findPairList } from "./posting-lists.ts";
-import { getConfidenceHundredths, getVerdictFromHundredths, toConfidence } from "./confidence.ts";
+import { getFitHundredths } from "./confidence.ts";
 import type { FingerprintIndex } from "./fingerprint-index.ts";
+import { KindLeaders } from "./kind-leaders.ts";
+import { createMatchResult } from "./match-result.ts";
 import type { MatchResult, SignalInput } from "./types.ts";
 import type { SignalKey } from "./weights.ts";
 import { compareCodePoints } from "../order.ts";
@@ -53,8 +60,8 @@ export interface FingerprintMatcher {
 
 export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
   const compiled = compileFingerprintIndex(index);
-  const { keys, keyBits, weightOfMask: weight, valueIds, valueKey, listLength, listGroupStart, groupMask, groupStart, postings } = compiled;
-  const { longIndex, profileValueStart, profileValues } = compiled;
+  const { keys, keyBits, weightOfMask: weight, valueIds, valueKey, listLength, listGroupStart, groupMask, groupRunStart, runKind, runStart, postings } = compiled;
+  const { longIndex, profileValueStart, profileValues, profileKind } = compiled;
 
   // Scratch state reused across calls: match() is synchronous, so calls never interleave.
   const seenInRound = new Uint32Array(compiled.profiles.length);
@@ -67,6 +74,7 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
   const pairs = new Int32Array(maxPairs * 3); // [list id, value a, value b], shortest list first
   // Candidates by confidence (hundredths), then rank (position); the tag is the matched mask.
   const top = new ScoredTopList(TOP_CANDIDATES);
+  const kinds = new KindLeaders();
   let sentMask = 0;
   let valueLookups = 0;
   let pairLookups = 0;
@@ -104,6 +112,7 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
     ignored.sort(compareCodePoints);
     round = round === 0xffffffff ? resetRounds() : round + 1;
     top.reset(TOP_CANDIDATES);
+    kinds.reset();
     profilesScored = 0;
     pairLookups = 0;
 
@@ -128,7 +137,7 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
     }
     // Every pair is processed now: a candidate still unread in a long list matches that key only.
     for (let i = 0; i < longCount; i++) readList(longValues[i]!, 1 << valueKey[longValues[i]!]!, 0);
-    return buildResult(compiled, ignored);
+    return createMatchResult(compiled, { sentMask, sentValueOfKey, top, kinds, ignored });
   }
 
   /**
@@ -140,13 +149,20 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
     for (let g = listGroupStart[listId]!, lastGroup = listGroupStart[listId + 1]!; g < lastGroup; g++) {
       const mask = groupMask[g]!;
       const best = fixed | (mask & open);
-      const bound = getConfidenceHundredths(weight[best]!, weight[mask & sentMask & ~best]!, weight[sentMask & ~mask]!);
-      for (let i = groupStart[g]!, end = groupStart[g + 1]!; i < end; i++) {
-        const position = postings[i]!;
-        if (!top.wouldEnter(bound, position)) break;
-        if (seenInRound[position] === round) continue;
-        seenInRound[position] = round;
-        score(position, mask);
+      const bound = getFitHundredths(weight[best]!, weight[mask & sentMask & ~best]!, weight[sentMask & ~mask]!);
+      const firstRun = groupRunStart[g]!, lastRun = groupRunStart[g + 1]!;
+      // The group's best-ranked profile opens its first run: if even it is not wanted, none is.
+      const first = postings[runStart[firstRun]!]!;
+      if (!top.wouldEnter(bound, first) && !kinds.couldBeRival(bound, first)) continue;
+      for (let r = firstRun; r < lastRun; r++) {
+        const kind = runKind[r]!;
+        for (let i = runStart[r]!, end = runStart[r + 1]!; i < end; i++) {
+          const position = postings[i]!;
+          if (!top.wouldEnter(bound, position) && (kind === kinds.leadingKind || !kinds.couldBeRival(bound, position))) break;
+          if (seenInRound[position] === round) continue;
+          seenInRound[position] = round;
+          score(position, mask);
+        }
       }
     }
   }
@@ -159,8 +175,9 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
       const bit = valueKey[held]!;
       if (sentValueOfKey[bit] === held) matched |= 1 << bit;
     }
-    const hundredths = getConfidenceHundredths(weight[matched]!, weight[mask & sentMask & ~matched]!, weight[sentMask & ~mask]!);
-    top.offer(position, hundredths, matched);
+    const fit = getFitHundredths(weight[matched]!, weight[mask & sentMask & ~matched]!, weight[sentMask & ~mask]!);
+    top.offer(position, fit, matched);
+    kinds.offer(profileKind[position]!, fit, position, matched);
   }
 
   function markPairProcessed(a: number, b: number): void {
@@ -189,31 +206,6 @@ export function createMatcher(index: FingerprintIndex): FingerprintMatcher {
   function resetRounds(): number {
     seenInRound.fill(0);
     return 1;
-  }
-
-  function buildResult(index: CompiledIndex, ignored: string[]): MatchResult {
-    if (top.size === 0) {
-      return { profile: null, confidence: 0, verdict: "unknown", matched_signals: [], ignored_signals: ignored, top_candidates: [] };
-    }
-    const bestMatched = top.tagAt(0);
-    const matched: string[] = [];
-    const unmatched: string[] = [];
-    index.keys.forEach((key, bit) => {
-      if ((sentMask & (1 << bit)) !== 0) ((bestMatched & (1 << bit)) !== 0 ? matched : unmatched).push(key);
-    });
-    const top_candidates = [];
-    for (let i = 0; i < top.size; i++) {
-      top_candidates.push({ profile: index.candidateProfiles[top.idAt(i)]!, confidence: toConfidence(top.valueAt(i)) });
-    }
-    return {
-      profile: index.profiles[top.idAt(0)]!,
-      confidence: toConfidence(top.valueAt(0)),
-      verdict: getVerdictFromHundredths(top.valueAt(0)),
-      matched_signals: matched,
-      unmatched_signals: unmatched,
-      ignored_signals: ignored,
-      top_candidates,
-    };
   }
 
   return {

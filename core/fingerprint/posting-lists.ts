@@ -10,13 +10,18 @@
  * and a Windows JA4T) without reading either common list. Only long values get pairs: a short
  * list is cheap to read whole, and reading it scores its profiles against every key anyway.
  *
- * Each list is split into groups of profiles with the same key mask, groups ordered by their
- * best rank, positions ascending (best rank first) within a group:
+ * Each list is split into groups of profiles with the same key mask, and each group into runs
+ * of one kind; groups are ordered by their best rank, runs within a group too, positions
+ * ascending (best rank first) within a run:
  *   groups of list l:     listGroupStart[l] .. listGroupStart[l+1]
  *   key mask of group g:  groupMask[g]
- *   positions of group g: postings[groupStart[g] .. groupStart[g+1]]
+ *   runs of group g:      groupRunStart[g] .. groupRunStart[g+1]
+ *   kind of run r:        runKind[r] (index into PROFILE_KINDS)
+ *   positions of run r:   postings[runStart[r] .. runStart[r+1]]
+ * The mask bounds a group's fit, computed once per group. The kind says whether a profile could
+ * still be the best candidate of another kind than the answer's (confidence.ts), which the
+ * matcher must find: runs let it skip the rest of a kind at once, however long the list.
  */
-
 /** A value held by more profiles than this is "long" and takes part in pair lists. */
 const LONG_LIST_LENGTH = 32;
 
@@ -24,7 +29,9 @@ export interface PostingLists {
   listLength: Int32Array;
   listGroupStart: Int32Array;
   groupMask: Uint16Array;
-  groupStart: Int32Array;
+  groupRunStart: Int32Array;
+  runKind: Uint8Array;
+  runStart: Int32Array;
   postings: Int32Array;
   /** Index of each value among the long values, or -1 for a short one. */
   longIndex: Int32Array;
@@ -57,12 +64,14 @@ function hashPair(first: number, second: number): number {
  * @param valueKey      key bit of each value
  * @param valuesOfProfile value ids held by each position
  * @param profileKeyMask  key mask of each position
+ * @param profileKind     kind of each position
  */
 export function createPostingLists(
   valueLists: readonly number[][],
   valueKey: Uint8Array,
   valuesOfProfile: readonly number[][],
   profileKeyMask: Uint16Array,
+  profileKind: Uint8Array,
 ): PostingLists {
   const longIndex = new Int32Array(valueLists.length).fill(-1);
   let longCount = 0;
@@ -97,30 +106,38 @@ export function createPostingLists(
     pairSlots.set([first, second, lists.length], slot * 3);
     lists.push(positions);
   }
-  return { ...groupByKeyMask(lists, profileKeyMask), longIndex, longCount, pairSlots, pairSlotMask: slotCount - 1 };
+  return { ...groupByMaskAndKind(lists, profileKeyMask, profileKind), longIndex, longCount, pairSlots, pairSlotMask: slotCount - 1 };
 }
 
-function groupByKeyMask(lists: readonly number[][], profileKeyMask: Uint16Array) {
+function groupByMaskAndKind(lists: readonly number[][], profileKeyMask: Uint16Array, profileKind: Uint8Array) {
   const listGroupStart = new Int32Array(lists.length + 1);
   const groupMasks: number[] = [];
-  const groupStarts: number[] = [0];
+  const groupRunStarts: number[] = [0];
+  const runKinds: number[] = [];
+  const runStarts: number[] = [0];
   const postings = new Int32Array(lists.reduce((sum, positions) => sum + positions.length, 0));
   let written = 0;
   lists.forEach((positions, listId) => {
-    // A Map keeps insertion order, and positions arrive best rank first: groups come out
-    // ordered by their best rank, each group's positions ascending.
-    const byMask = new Map<number, number[]>();
+    // A Map keeps insertion order, and positions arrive best rank first: groups and their runs
+    // come out ordered by their best rank, each run's positions ascending.
+    const byMask = new Map<number, Map<number, number[]>>();
     for (const position of positions) {
-      const mask = profileKeyMask[position]!;
-      const group = byMask.get(mask);
-      if (group) group.push(position);
-      else byMask.set(mask, [position]);
+      const mask = profileKeyMask[position]!, kind = profileKind[position]!;
+      let runs = byMask.get(mask);
+      if (!runs) byMask.set(mask, (runs = new Map()));
+      const run = runs.get(kind);
+      if (run) run.push(position);
+      else runs.set(kind, [position]);
     }
-    for (const [mask, group] of byMask) {
+    for (const [mask, runs] of byMask) {
       groupMasks.push(mask);
-      postings.set(group, written);
-      written += group.length;
-      groupStarts.push(written);
+      for (const [kind, run] of runs) {
+        runKinds.push(kind);
+        postings.set(run, written);
+        written += run.length;
+        runStarts.push(written);
+      }
+      groupRunStarts.push(runKinds.length);
     }
     listGroupStart[listId + 1] = groupMasks.length;
   });
@@ -128,7 +145,9 @@ function groupByKeyMask(lists: readonly number[][], profileKeyMask: Uint16Array)
     listLength: Int32Array.from(lists, (positions) => positions.length),
     listGroupStart,
     groupMask: Uint16Array.from(groupMasks),
-    groupStart: Int32Array.from(groupStarts),
+    groupRunStart: Int32Array.from(groupRunStarts),
+    runKind: Uint8Array.from(runKinds),
+    runStart: Int32Array.from(runStarts),
     postings,
   };
 }

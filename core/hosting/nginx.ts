@@ -124,7 +124,7 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, options
     body.push(`try_files ${file} @live_${route.id};`);
   } else {
     // error_page (not a try_files fallback) keeps the 404 status for the page it serves.
-    if (notFound.kind === "embed404") body.push(`try_files ${file} =404;`, "error_page 404 @embed404;");
+    if (notFound.kind === "notFoundFile") body.push(`try_files ${file} =404;`, `error_page 404 @notfound_${route.id};`);
     else body.push(`try_files ${file} @notfound;`);
   }
   const out: string[] = [];
@@ -132,10 +132,17 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, options
     out.push(block(`location = ${route.path}`, body));
   } else {
     out.push(block(`location ~ "${toUrlRegex(route, rule.params ?? {}, rule.stripAt)}"`, body));
-    // Non-canonical forms of a route whose canonical pattern is narrower than any segment.
-    const narrower = rule.differs && Object.values(rule.params ?? {}).some((p) => p !== "[^/]+");
-    if (narrower) out.push(block(`location ~ "${toUrlRegex(route, {})}"`, [handOff(route), "return 418;"]));
+    // Non-canonical forms of a route whose canonical pattern is narrower than any segment: of its
+    // lookup key when it has one (another style of embed is no other spelling, but a 404), else of every parameter.
+    const key = route.lookup?.param;
+    const spelled = Object.entries(rule.params ?? {}).filter(([name]) => key === undefined || name === key);
+    const narrower = rule.differs && spelled.some(([, p]) => p !== "[^/]+");
+    if (narrower) out.push(block(`location ~ "${toUrlRegex(route, key === undefined ? {} : { ...rule.params, [key]: "[^/]+" })}"`, [handOff(route), "return 418;"]));
     if (narrower || notFound.kind === "live") out.push(cannotAnswer(route, upstream));
+  }
+  if (notFound.kind === "notFoundFile") {
+    const lines = [...typed(route.media), ...headers(CACHE_CONTROL.none, embedHeaders(route)), `try_files /${route.notFoundFile} =500;`];
+    out.push(block(`location @notfound_${route.id}`, lines));
   }
   if (notFound.kind === "json" && route.media !== "json") {
     const text = notFound.body.replace(/\{([a-z_]+)\}/g, (_, name: string) => `$${variable(name)}`);

@@ -40,12 +40,13 @@ const HEADERS: Record<string, JsonObject> = {
   ETag: { description: "Strong validator of the body; send it back in If-None-Match for a 304.", schema: { type: "string" } },
   "Access-Control-Allow-Origin": { description: "`*`: any origin may read every answer.", schema: { type: "string", const: "*" } },
   "X-Content-Type-Options": { description: "`nosniff` on every answer.", schema: { type: "string", const: "nosniff" } },
-  "RateLimit-Limit": { description: "Requests allowed per window: 60 for fingerprint matching; the operator's read limit on reads, when switched on.", schema: { type: "integer" } },
+  "RateLimit-Limit": { description: "Requests allowed per window: 60 for fingerprint matching; the operator's read limit on reads, when switched on (a bulk check counts each username it sends).", schema: { type: "integer" } },
   "RateLimit-Policy": { description: "The limit and its window in seconds, e.g. `60;w=60`.", schema: { type: "string" } },
   "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
   "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
   Allow: { description: "The methods this path answers.", schema: { type: "string" } },
+  Location: { description: "The canonical URL of what was asked for by another spelling.", schema: { type: "string", format: "uri" } },
   "Content-Security-Policy": { description: "Embeds: no script, nothing fetched, framable by any site (`frame-ancestors *`).", schema: { type: "string" } },
 };
 
@@ -91,11 +92,13 @@ function createOperation(route: Route, components: Record<string, Json>, example
   const all: RouteResponse[] = [...route.responses, ...commonResponses(route)];
   for (const response of all) {
     const headers: Record<string, Json> = { ...common, ...limited, ...csp };
-    if (route.method === "GET" && response.status < 400) headers.ETag = ref("ETag");
+    if (route.method === "GET" && response.status < 400 && response.status !== 301) headers.ETag = ref("ETag");
     if (response.status === 429) headers["Retry-After"] = ref("Retry-After");
     if (response.status === 405) headers.Allow = ref("Allow");
+    if (response.status === 301) headers.Location = ref("Location");
     const entry: JsonObject = { description: response.description, headers };
-    if (response.status !== 304) {
+    // A 304 and a redirect have no body.
+    if (response.status !== 304 && response.status !== 301) {
       const media: JsonObject = { schema: response.schema ? hoist(response.schema, components) : mediaSchema(response.media) };
       if (example && example.status === response.status && example.contentType === MEDIA_TYPES[response.media]) media.example = example.response as Json;
       const key = MEDIA_TYPES[response.media];

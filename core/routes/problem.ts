@@ -58,3 +58,15 @@ export function formatCannotAnswer(route: Route): string {
   const live = `${route.method} ${route.path}`;
   return formatProblem(501, `A static host cannot answer this request; the live server answers it at ${live}.`, { live_route: live });
 }
+
+/** Whether a parsed JSON body is an object (not null, not an array): what every POST body must be. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a JSON value is, for a problem naming a bad field ("must be a string, not a number"). */
+export function describeJson(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}

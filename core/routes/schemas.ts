@@ -288,24 +288,68 @@ const ProfileView = Type.Object(
   { $id: "FingerprintProfile", additionalProperties: false },
 );
 
+const CandidateProfile = Type.Object(
+  { id: Type.Integer(), label: Type.String(), kind: Type.Union(PROFILE_KINDS.map((k) => Type.Literal(k))), name: Type.String() },
+  { additionalProperties: false },
+);
+// Two decimals (the API reference's "0.87-style"), not a multipleOf: 0.07 / 0.01 is not an integer in floating point.
+const Fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+const Keys = (description: string) => Type.Array(Type.String(), { description });
+
 export const MatchResponseSchema = Type.Object(
   {
     match: Type.Object(
       {
         profile: Nullable(ProfileView),
-        confidence: Type.Number({ minimum: 0, maximum: 1 }),
-        verdict: Type.Union([Type.Literal("high"), Type.Literal("medium"), Type.Literal("low"), Type.Literal("unknown")]),
-        matched_signals: Type.Array(Type.String()),
-        unmatched_signals: Type.Optional(Type.Array(Type.String())),
-        ignored_signals: Type.Array(Type.String()),
+        confidence: Fraction(
+          "How sure the answer is about the profile's kind: the smallest of `basis.fit`, `basis.evidence` and `basis.separation`. " +
+            "0 only when unknown; a tie with a profile of another kind is at most 0.01.",
+        ),
+        verdict: Type.Union([Type.Literal("high"), Type.Literal("medium"), Type.Literal("low"), Type.Literal("unknown")], {
+          description: "From `confidence`: high ≥ 0.75, medium 0.45–0.74, low above 0, unknown when no signal matches a public profile.",
+        }),
+        basis: Type.Object(
+          {
+            fit: Fraction("How well the profile agrees with the signals sent: W(matched) / (W(matched) + W(contradicted) + W(absent) / 2), W summing the keys' weights."),
+            evidence: Fraction("How much evidence matched: W(matched) / (2 × the largest weight); one signal alone is at most 0.5."),
+            separation: Fraction(
+              "How far the evidence sets the profile apart from `closest_other_kind`: the weight of `decided_by` (half where that profile lacks the key), " +
+                "less the weight of keys only it matches, over 4/3 of the largest weight. 0 on a tie.",
+            ),
+          },
+          { additionalProperties: false, description: "The three readings `confidence` is the smallest of; all 0 when unknown." },
+        ),
+        decided_by: Keys("Signal keys the profile matches and `closest_other_kind` does not (every matched key when there is none): what told them apart. Empty on a tie."),
+        closest_other_kind: Nullable(
+          Type.Object(
+            { profile: CandidateProfile, fit: Fraction("How well it agrees with the signals sent (as `basis.fit`).") },
+            { additionalProperties: false, description: "The best-fitting candidate whose kind differs from the profile's; null when no profile of another kind matches a signal." },
+          ),
+        ),
+        matched_signals: Keys("Supported keys whose sent value the profile holds."),
+        unmatched_signals: Type.Optional(Keys("Supported keys sent that the profile holds another value for, or none; present when a profile is found.")),
+        ignored_signals: Keys("Keys that are not supported signals, sorted."),
+        signal_evidence: Type.Array(
+          Type.Object(
+            {
+              key: Type.String(),
+              weight: Type.Integer({ minimum: 1, description: "The key's weight (the index's `weights`)." }),
+              outcome: Type.Union([Type.Literal("matched"), Type.Literal("contradicted"), Type.Literal("absent")], {
+                description: "The profile holds the sent value, another value, or no value for this key.",
+              }),
+              profiles: Count("Public profiles holding the sent value."),
+              other_kinds: Count("Of those, profiles of another kind than the answer's."),
+            },
+            { additionalProperties: false },
+          ),
+          { description: "Each supported key sent, in the order of the supported keys; empty when unknown." },
+        ),
         top_candidates: Type.Array(
           Type.Object(
             {
-              profile: Type.Object(
-                { id: Type.Integer(), label: Type.String(), kind: Type.Union(PROFILE_KINDS.map((k) => Type.Literal(k))), name: Type.String() },
-                { additionalProperties: false },
-              ),
-              confidence: Type.Number({ minimum: 0, maximum: 1 }),
+              profile: CandidateProfile,
+              confidence: Fraction("The confidence this candidate would have as the answer; the first candidate's is `confidence`."),
+              fit: Fraction("How well it agrees with the signals sent; candidates are ranked by it, then trust, observations and id."),
             },
             { additionalProperties: false },
           ),

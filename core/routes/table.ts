@@ -7,7 +7,10 @@
  * generated from here. Pure data: no I/O.
  */
 import { Type } from "@sinclair/typebox";
+import { BULK_CHECK_LIMITS, BulkCheckRequestSchema, BulkCheckSchema } from "../bulk-check.ts";
 import { CATEGORIES } from "../categories.ts";
+import { CANONICAL_SLUG, type LookupKind } from "../lookup.ts";
+import { ShieldsEndpointSchema } from "../svg/shields-endpoint.ts";
 import { GLOBAL_QUERY_LENGTH, GLOBAL_SEARCH_LIMIT } from "../search/global-groups.ts";
 import {
   ChatNotFoundSchema,
@@ -54,6 +57,8 @@ const CANONICAL = {
   page: "[1-9][0-9]{0,8}",
   category: CATEGORIES.join("|"),
   style: "badge|counter-dark|counter-light|banner-dark|banner-light",
+  /** A content or company slug as the build writes it (lower-cased path slug): what a page's file is named. */
+  pathSlug: CANONICAL_SLUG,
 } as const;
 
 const text = (description: string, extra: Record<string, unknown> = {}) => Type.String({ description, ...extra });
@@ -129,6 +134,46 @@ const CHAT_RULE: Route["static"] = {
   differs: "A static host cannot lower-case a username nor check a malformed one: those get 501 naming the live route.",
 };
 
+/** Files of the build that are the live server's (and a static host's) 404 bodies: embeds, pages, SVGs. */
+export const EMBED_NOT_FOUND_FILE = "embed/404.html";
+export const NOT_FOUND_PAGE_FILE = "404.html";
+export const NOT_FOUND_BADGE_FILE = "404.svg";
+
+const svgNotFound: RouteResponse = { status: 404, description: "The SVG \"not found\" badge (`/404.svg`), so an `<img>` shows a sentence, not a broken image.", media: "svg" };
+const moved: RouteResponse = { status: 301, description: "Another spelling of the key (capitals, spaces, an `@`, a company's name): a permanent redirect to the canonical URL in `Location`.", media: "html" };
+
+/**
+ * Badges, cards, their endpoint JSON and embeds: by slug or name on the live server (core/lookup.ts),
+ * answered with the canonical company's bytes; a static host knows exact slugs only.
+ */
+const companyNameRule = (params: Record<string, string> = {}): Route["static"] => ({
+  kind: "file",
+  params: { ...params, slug: CANONICAL.slug },
+  notFound: { kind: "live" },
+  differs: "A static host finds a company by its exact slug only: another spelling, a name, or a slug that names no company (it may be a name) gets 501 naming the live route.",
+});
+const companyLookup = { param: "slug", kind: "company", spelling: "same-bytes" } as const;
+
+/** A site page keyed by a slug or username: another spelling is a 301 to the canonical URL, nothing there the HTML 404 page. */
+function keyedPage(id: string, path: string, file: string, summary: string, [name, description]: [string, string], kind: LookupKind, example: Route["example"]): Route {
+  const canonical = kind === "username" ? CANONICAL.username : CANONICAL.pathSlug;
+  const spelling = kind === "company" ? "capitals, spaces or the company's name" : kind === "username" ? "capitals, spaces or an `@`" : "capitals or spaces";
+  const base = page(id, path, file, summary, [name, description], example);
+  return {
+    ...base,
+    description: `${base.description} Another spelling (${spelling}) is a 301 to the canonical URL; an unknown ${name} is the HTML 404 page.`,
+    responses: [ok("html", "The page."), moved, { status: 404, description: "The site's HTML not-found page (`/404.html`).", media: "html" }],
+    lookup: { param: name, kind, spelling: "redirect" },
+    notFoundFile: NOT_FOUND_PAGE_FILE,
+    static: {
+      kind: "file",
+      params: { [name]: canonical },
+      notFound: { kind: kind === "company" ? "live" : "notFoundFile" },
+      differs: `A static host cannot lower-case or trim a ${name}${kind === "company" ? " nor look up a name" : ""}: another spelling${kind === "company" ? ", or a slug that names no company," : ""} gets 501 naming the live route (which redirects to the canonical URL${kind === "company" ? " or answers the 404 page" : ""}).`,
+    },
+  };
+}
+
 const dumpDescription = "CC BY 4.0; see /dumps/LICENSE.txt for the credit line.";
 
 export const ROUTES = [
@@ -157,6 +202,31 @@ export const ROUTES = [
       notFound: { kind: "json", status: 200, body: '{"found":false,"username":"{identifier}","reports_count":0}' },
       differs: "A static host cannot lower-case or trim a username, nor check a malformed one: such identifiers get 501 naming the live route instead of the live answer (the canonical lower-case form, with or without `@`, is answered the same).",
     },
+  },
+  {
+    id: "checkUsernames",
+    method: "POST",
+    path: "/api/check",
+    tag: "Spammers",
+    summary: "Check many usernames at once",
+    description:
+      `Up to ${BULK_CHECK_LIMITS.maxUsernames} usernames in one request, each read like \`GET /api/check/{identifier}\`. \`results\` answers each in the order sent, a duplicate at each of its positions: \`{identifier, result}\` with exactly the GET route's answer (found, or \`found: false\`), or \`{identifier, error}\` with the GET's 422 reason for an identifier that is no username — the request still succeeds. An ordered array rather than an object keyed by identifier: JSON objects give no order, and clients put integer-like keys such as \`123\` first. With the operator's read limit on, each username sent counts as one read, all taken in one step: more than the client has left this minute is a 429 that takes none, more than the whole limit a 413; a body that cannot be checked counts as one.`,
+    params: [],
+    body: { schema: BulkCheckRequestSchema, maxBytes: BULK_CHECK_LIMITS.maxBodyBytes },
+    file: null,
+    media: "json",
+    cache: "none",
+    responses: [
+      ok("json", "Each username's answer, in the order sent.", BulkCheckSchema),
+      problem(400, "The body is not readable JSON (syntax, empty, bad UTF-8)."),
+      problem(413, `More than ${BULK_CHECK_LIMITS.maxUsernames} usernames, a body over 16 KiB, or (with the read limit on) more usernames than the limit allows in a minute.`),
+      problem(415, "The body is not `application/json`."),
+      invalid("the body is not an object with a `usernames` array of strings, or the array is empty"),
+    ],
+    rateLimit: "optional",
+    rateUnits: "item",
+    example: (k) => (k.username === null ? null : { body: { usernames: [k.username, `@${k.username.toUpperCase()}`, "no_such_username_0", "not a username!"] } }),
+    static: { kind: "live", differs: "Checking is computed: a static host answers 501 naming the live route (single usernames are files: `GET /api/check/{identifier}`)." },
   },
   {
     id: "listCompanies",
@@ -299,10 +369,11 @@ export const ROUTES = [
     file: "api/chat/{username}/badge.svg",
     media: "svg",
     cache: "public",
-    responses: [ok("svg", "The badge."), { status: 404, description: "No such chat.", media: "json", schema: ChatNotFoundSchema }, invalid("the username is malformed")],
+    responses: [ok("svg", "The badge."), svgNotFound, invalid("the username is malformed")],
     rateLimit: "optional",
+    notFoundFile: NOT_FOUND_BADGE_FILE,
     example: (k) => keyed(k.chatUsername, "username"),
-    static: CHAT_RULE,
+    static: { ...CHAT_RULE, notFound: { kind: "notFoundFile" } },
   },
   {
     id: "searchLive",
@@ -345,15 +416,35 @@ export const ROUTES = [
     path: "/api/badge/{slug}.svg",
     tag: "Companies",
     summary: "A company's SVG badge",
-    description: "Shields-style badge `name | N reports`: green without complaints, red when rising or 100+, amber otherwise.",
-    params: [pathParam("slug", "The company's slug.")],
+    description: "Shields-style badge `name | N complaints`: green without complaints, red when rising or 100+, amber otherwise. The company is found by slug or exact name, any case (`SpinBit`), and answered with its canonical badge's bytes.",
+    params: [pathParam("slug", "The company's slug or exact name; case does not matter.")],
     file: "api/badge/{slug}.svg",
     media: "svg",
     cache: "public",
-    responses: [ok("svg", "The badge."), notFound],
+    responses: [ok("svg", "The badge."), svgNotFound],
     rateLimit: "optional",
+    lookup: companyLookup,
+    notFoundFile: NOT_FOUND_BADGE_FILE,
     example: (k) => keyed(k.companySlug, "slug"),
-    static: fileRule({ slug: CANONICAL.slug }),
+    static: companyNameRule(),
+  },
+  {
+    id: "getBadgeJson",
+    method: "GET",
+    path: "/api/badge/{slug}.json",
+    tag: "Companies",
+    summary: "A company's badge as a shields.io endpoint",
+    description:
+      "The badge in shields.io's endpoint schema (https://shields.io/badges/endpoint-badge), to restyle it with shields: `https://img.shields.io/endpoint?url=` followed by this URL, percent-encoded, and any shields option (`&style=for-the-badge`). The same label, message and colour as the SVG badge; names uncut. Found by slug or exact name, any case.",
+    params: [pathParam("slug", "The company's slug or exact name; case does not matter.")],
+    file: "api/badge/{slug}.json",
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The endpoint badge.", ShieldsEndpointSchema), notFound],
+    rateLimit: "optional",
+    lookup: companyLookup,
+    example: (k) => keyed(k.companySlug, "slug"),
+    static: companyNameRule(),
   },
   {
     id: "getCard",
@@ -361,15 +452,17 @@ export const ROUTES = [
     path: "/api/card/{slug}.svg",
     tag: "Companies",
     summary: "A company's SVG card",
-    description: "A 340×120 card: name, category, complaints, trend and a bar per day of the last week.",
-    params: [pathParam("slug", "The company's slug.")],
+    description: "A 340×120 card: name, category, complaints, trend and a bar per day of the last week. Found by slug or exact name, any case, and answered with the canonical card's bytes.",
+    params: [pathParam("slug", "The company's slug or exact name; case does not matter.")],
     file: "api/card/{slug}.svg",
     media: "svg",
     cache: "public",
-    responses: [ok("svg", "The card."), notFound],
+    responses: [ok("svg", "The card."), svgNotFound],
     rateLimit: "optional",
+    lookup: companyLookup,
+    notFoundFile: NOT_FOUND_BADGE_FILE,
     example: (k) => keyed(k.companySlug, "slug"),
-    static: fileRule({ slug: CANONICAL.slug }),
+    static: companyNameRule(),
   },
   {
     id: "getEmbed",
@@ -377,18 +470,20 @@ export const ROUTES = [
     path: "/embed/{style}/{slug}",
     tag: "Companies",
     summary: "An iframe widget",
-    description: "A self-contained HTML widget (no script, nothing fetched) in one of five styles; framable by any site. Unknown style or company: the HTML 404 page.",
+    description: "A self-contained HTML widget (no script, nothing fetched) in one of five styles; framable by any site. The company is found by slug or exact name, any case, and answered with its canonical widget's bytes. Unknown style or company: the HTML 404 page.",
     params: [
       pathParam("style", "badge (260×32), counter-dark/counter-light (180×100), banner-dark/banner-light (468×60).", Type.Union(CANONICAL.style.split("|").map((s) => Type.Literal(s)))),
-      pathParam("slug", "The company's slug."),
+      pathParam("slug", "The company's slug or exact name; case does not matter."),
     ],
     file: "embed/{style}/{slug}.html",
     media: "html",
     cache: "public",
     responses: [ok("html", "The widget."), { status: 404, description: "The HTML not-found page, so the iframe shows a sentence.", media: "html" }],
     rateLimit: "optional",
+    lookup: companyLookup,
+    notFoundFile: EMBED_NOT_FOUND_FILE,
     example: (k) => (k.companySlug === null ? null : { params: { style: "banner-light", slug: k.companySlug } }),
-    static: { kind: "file", params: { style: CANONICAL.style, slug: CANONICAL.slug }, notFound: { kind: "embed404" } },
+    static: companyNameRule({ style: CANONICAL.style }),
   },
   {
     id: "getDetectionRules",
@@ -624,20 +719,20 @@ export const ROUTES = [
   page("getDocs", "/docs", "docs/index.html", "The API documentation.", null, () => ({})),
   page("getCompanyListHtml", "/companies", "companies/index.html", "The company list, 50 a page.", null, () => ({})),
   page("getCompanyListHtmlPage", "/companies/page/{page}", "companies/page/{page}/index.html", "A further page of the company list.", ["page", "Page number, from 2."], () => ({ params: { page: "2" } })),
-  page("getCompanyPage", "/company/{slug}", "company/{slug}.html", "A company's page, with its badge and embed snippets.", ["slug", "The company's slug."], (k) => keyed(k.companySlug, "slug")),
-  page("getPersonPage", "/people/{slug}", "people/{slug}.html", "A person's page.", ["slug", "The person's slug."], (k) => keyed(k.personSlug, "slug")),
+  keyedPage("getCompanyPage", "/company/{slug}", "company/{slug}.html", "A company's page, with its badge and embed snippets.", ["slug", "The company's slug or exact name."], "company", (k) => keyed(k.companySlug, "slug")),
+  keyedPage("getPersonPage", "/people/{slug}", "people/{slug}.html", "A person's page.", ["slug", "The person's slug."], "slug", (k) => keyed(k.personSlug, "slug")),
   {
     ...page("getAvatar", "/avatars/{slug}.svg", "avatars/{slug}.svg", "A person's generated initials avatar.", ["slug", "The person's slug."], (k) => keyed(k.personSlug, "slug")),
     media: "svg",
     responses: [ok("svg", "The avatar."), notFound],
     description: "An initials avatar, used when the snapshot's avatar is not an absolute http(s) URL.",
   },
-  page("getGlossaryPage", "/glossary/{slug}", "glossary/{slug}.html", "A glossary term.", ["slug", "The term's slug."], (k) => keyed(k.glossarySlug, "slug")),
-  page("getVideoPage", "/videos/{slug}", "videos/{slug}.html", "A video.", ["slug", "The video's slug."], (k) => keyed(k.videoSlug, "slug")),
-  page("getVideoChannelPage", "/video-channels/{slug}", "video-channels/{slug}.html", "A video channel.", ["slug", "The channel's slug."], (k) => keyed(k.videoChannelSlug, "slug")),
-  page("getChatChannelPage", "/channels/{username}", "channels/{username}.html", "A messenger channel.", ["username", "The channel's username."], (k) => keyed(k.chatChannelUsername, "username")),
-  page("getChatPage", "/chats/{username}", "chats/{username}.html", "A chat and its protection.", ["username", "The chat's username."], (k) => keyed(k.chatUsername, "username")),
-  page("getBlogPost", "/blog/{slug}", "blog/{slug}.html", "A blog post.", ["slug", "The post's slug."], (k) => keyed(k.blogSlug, "slug")),
+  keyedPage("getGlossaryPage", "/glossary/{slug}", "glossary/{slug}.html", "A glossary term.", ["slug", "The term's slug."], "slug", (k) => keyed(k.glossarySlug, "slug")),
+  keyedPage("getVideoPage", "/videos/{slug}", "videos/{slug}.html", "A video.", ["slug", "The video's slug."], "slug", (k) => keyed(k.videoSlug, "slug")),
+  keyedPage("getVideoChannelPage", "/video-channels/{slug}", "video-channels/{slug}.html", "A video channel.", ["slug", "The channel's slug."], "slug", (k) => keyed(k.videoChannelSlug, "slug")),
+  keyedPage("getChatChannelPage", "/channels/{username}", "channels/{username}.html", "A messenger channel.", ["username", "The channel's username."], "username", (k) => keyed(k.chatChannelUsername, "username")),
+  keyedPage("getChatPage", "/chats/{username}", "chats/{username}.html", "A chat and its protection.", ["username", "The chat's username."], "username", (k) => keyed(k.chatUsername, "username")),
+  keyedPage("getBlogPost", "/blog/{slug}", "blog/{slug}.html", "A blog post.", ["slug", "The post's slug."], "slug", (k) => keyed(k.blogSlug, "slug")),
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof ROUTES)[number]["id"];
@@ -654,7 +749,6 @@ export function getRoute(id: RouteId): Route {
  */
 export const SEARCH_INDEX_FILES = { global: "search/global.json", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
 export const FINGERPRINT_INDEX_FILE = "fingerprint/index.json";
-export const EMBED_NOT_FOUND_FILE = "embed/404.html";
 /** The 501 problem a Netlify-like host answers for a route its rules cannot (core/hosting/netlify.ts). */
 export const CANNOT_ANSWER_FILE = "_static-host/cannot-answer/{id}.json";
 /** The 400 problem of a path that does not decode, for hosts that refuse it before any rule (nginx). */
@@ -670,6 +764,8 @@ export const SUPPORT_FILES = [
   { file: "_redirects", purpose: "Rewrites for Netlify / Cloudflare Pages (not served)." },
   { file: BAD_REQUEST_FILE, purpose: "The 400 problem of a path whose percent-encoding does not decode (nginx's error_page)." },
   { file: CANNOT_ANSWER_FILE, purpose: "The 501 problem of a route, for hosts that answer with a file (`_redirects`)." },
+  { file: NOT_FOUND_PAGE_FILE, purpose: "The HTML 404 page of the site's pages (their notFoundFile)." },
+  { file: NOT_FOUND_BADGE_FILE, purpose: "The SVG \"not found\" badge, the 404 of badges and cards (their notFoundFile)." },
 ] as const;
 
 export type SupportFile = (typeof SUPPORT_FILES)[number]["file"];

@@ -4,6 +4,7 @@
  * /docs and the static-host rules are generated from it.
  */
 import type { TSchema } from "@sinclair/typebox";
+import type { LookupKind } from "../lookup.ts";
 
 /** Response media types, each with the exact Content-Type header both servers send. */
 export const MEDIA_TYPES = {
@@ -113,13 +114,25 @@ export type NotFoundRule =
   | { kind: "problem" }
   /** Only the live server can tell (a name lookup, not an unknown slug): the 501, or the upstream. */
   | { kind: "live" }
-  /** The HTML 404 page of the embeds (an iframe shows a sentence, not JSON). */
-  | { kind: "embed404" }
+  /** The route's `notFoundFile` with status 404, the same bytes as the live server's (a page, a badge). */
+  | { kind: "notFoundFile" }
   /**
    * A JSON body echoing the canonical parameter (`{param}` in `body`, already safe JSON: the
    * canonical pattern admits no quote or backslash) and `{company_list}`, the list page's URL.
    */
   | { kind: "json"; status: number; body: string };
+
+/**
+ * Another spelling of a key (`SpinBit`, `@Traders_Chat`, ` Alpha-Leads `) answers the resource of
+ * its canonical key (core/lookup.ts): with the same bytes (`same-bytes`, for images, iframes and
+ * API answers: `<img>` follows a redirect, but a cache keyed by URL would then hold both) or with a
+ * 301 to the canonical URL (`redirect`, for pages: the address bar and search engines learn it).
+ */
+export interface RouteLookup {
+  param: string;
+  kind: LookupKind;
+  spelling: "same-bytes" | "redirect";
+}
 
 export interface Route {
   /** operationId; also the key the server's handlers are registered under. */
@@ -144,6 +157,19 @@ export interface Route {
   responses: RouteResponse[];
   /** Subject to a per-client rate limit: always (fingerprint) or when the operator switches reads on. */
   rateLimit: "always" | "optional";
+  /**
+   * What a request takes from that limit: one (the default), or one per item of its body (the
+   * bulk check: each username counts as one read), taken in one step once the body is read.
+   */
+  rateUnits?: "request" | "item";
+  /** How the live server reads the path value that names the resource; absent: as the file's name, as it stands. */
+  lookup?: RouteLookup;
+  /**
+   * The live server's 404 body when the path names nothing, for routes whose answer is no JSON: a
+   * constant file of the build, in the route's media type (an HTML page, an SVG badge), so an
+   * iframe or `<img>` shows a sentence. Absent: the problem+json 404.
+   */
+  notFoundFile?: string;
   example: (keys: ExampleKeys) => ExampleRequest | null;
   static: StaticRule;
 }

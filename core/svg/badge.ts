@@ -81,14 +81,22 @@ function getCompanyBadgeColor({ reportsCount, trendDirection }: CompanyBadgeInpu
   return BADGE_COLORS.amber;
 }
 
-export function renderCompanyBadge(company: CompanyBadgeInput): string {
+/**
+ * What a company's badge says and in which colour: the one decision behind the SVG badge and its
+ * shields.io endpoint JSON (core/svg/shields-endpoint.ts), so the two cannot disagree.
+ */
+export function getCompanyBadge(company: CompanyBadgeInput): BadgeInput {
   const value = formatComplaints(company.reportsCount);
-  return renderBadge({
+  return {
     label: company.name,
     value,
     color: getCompanyBadgeColor(company),
     accessibleName: `${toDisplayText(company.name)}: ${value}`,
-  });
+  };
+}
+
+export function renderCompanyBadge(company: CompanyBadgeInput): string {
+  return renderBadge(getCompanyBadge(company));
 }
 
 export interface ChatBadgeInput {
@@ -112,5 +120,19 @@ export function renderChatBadge(chat: ChatBadgeInput): string {
     value: chat.protected ? "protected" : "not protected",
     color: chat.protected ? BADGE_COLORS.green : BADGE_COLORS.grey,
     accessibleName: `Spam protection of ${who}: ${detail}`,
+  });
+}
+
+/**
+ * The badge of an address that names no company or chat, answered with status 404 so that an
+ * `<img>` shows a sentence instead of a broken image. Constant (it never repeats the request),
+ * so a static host serves the same bytes from one file of the build.
+ */
+export function renderNotFoundBadge(): string {
+  return renderBadge({
+    label: "spam check",
+    value: "not found",
+    color: BADGE_COLORS.grey,
+    accessibleName: "Spam check: not found. Nothing is published under this name; check the spelling of the company or chat.",
   });
 }

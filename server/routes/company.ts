@@ -4,6 +4,7 @@
  * work); aliases are not lookup keys (DESIGN "Lookups").
  */
 import type { BuildState, CompanyItem } from "../dist-source.ts";
+import { findCompanyPosition } from "../../core/lookup.ts";
 import { getRoute } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import type { Route } from "../../core/routes/types.ts";
@@ -11,10 +12,10 @@ import { readBuildFile, sendRouteFile } from "../files.ts";
 import { FIVE_MINUTES, sendJson } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 
+/** The company a path value names, by the one rule of core/lookup.ts (slug, else exact name). */
 export function findCompany(state: BuildState, query: string): CompanyItem | null {
-  const key = query.trim().toLowerCase();
-  const index = state.companyBySlug.get(key) ?? state.companyByName.get(key);
-  return index === undefined ? null : state.companies[index]!;
+  const index = findCompanyPosition({ bySlug: state.companyBySlug, byName: state.companyByName }, query);
+  return index === null ? null : state.companies[index]!;
 }
 
 /** The company's file of `route`, or null. */

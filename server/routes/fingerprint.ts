@@ -10,6 +10,7 @@
  * object, so "__proto__" or "constructor" is just another unknown key.
  */
 import { MAX_SIGNALS_PER_REQUEST, MAX_SIGNAL_VALUE_LENGTH, type SignalInput } from "../../core/fingerprint/index.ts";
+import { describeJson, isPlainObject } from "../../core/routes/problem.ts";
 import { MAX_MATCH_BODY_BYTES } from "../../core/routes/table.ts";
 import { matchSignals } from "../fingerprint-matching.ts";
 import { readJsonBody } from "../json-body.ts";
@@ -65,14 +66,4 @@ function getValueProblem(value: unknown): string | null {
   if (value.length === 0) return "must not be empty";
   if (value.length > MAX_SIGNAL_VALUE_LENGTH) return `is ${value.length} characters long; at most ${MAX_SIGNAL_VALUE_LENGTH} are allowed`;
   return null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function describeJson(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }

@@ -1,7 +1,8 @@
 /**
  * The HTTP benchmark measures only requests that get the right answer: its own check passes
  * against a real server over the dist it builds (the fixture plus the shipped library), and the
- * library's signal sets, each of which must match with a high verdict, are the ones it sends.
+ * library's signal sets, each of which must match a profile that fits it perfectly, are the ones
+ * it sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBenchDist, createBenchSignals, verifyBenchAnswers } from "../../bench/fingerprint-http.ts";

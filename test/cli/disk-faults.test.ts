@@ -129,7 +129,8 @@ describe(`npm run build on a full disk (${PATH_RAN})`, () => {
     // On a tmpfs an injected fault gets room enough that only the injection fails.
     disk?.setFree(onTmpfs ? fault.free!(next.counts) : { pages: 65_536, inodes: 65_536 });
     const usage = disk?.getUsage();
-    const result = await runScript("cli/build.ts", ["--db", db, "--out", out], {
+    // The base URL the next build was measured with: a shorter one (the default) made a build that fit.
+    const result = await runScript("cli/build.ts", ["--db", db, "--out", out, "--base-url", BASE_URL], {
       cwd: snapshots,
       preload: onTmpfs ? undefined : INJECT,
       env: onTmpfs ? {} : { INJECT_ENOSPC: fault.inject },

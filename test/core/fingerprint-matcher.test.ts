@@ -1,94 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  SIGNAL_KEYS,
-  SIGNAL_WEIGHTS,
-  createFingerprintIndex,
-  createMatcher,
-  getConfidenceHundredths,
-  getVerdict,
-  type FingerprintProfileWithSignals,
-  type SignalWeights,
-  type TrustLevel,
-} from "../../core/fingerprint/index.ts";
-import { createQueries, createSyntheticProfiles, verifyAgreement } from "../../bench/fingerprint-matcher.ts";
-
-let nextId = 1;
-function profile(
-  signals: Record<string, string | string[]>,
-  options: { id?: number; trust?: TrustLevel; observations?: number; confirmations?: number } = {},
-): FingerprintProfileWithSignals {
-  const id = options.id ?? nextId++;
-  return {
-    id,
-    label: `Profile ${id}`,
-    kind: "browser",
-    name: `P${id}`,
-    os_family: "windows",
-    trust_level: options.trust ?? "canonical",
-    observations: options.observations ?? 0,
-    confirmations: options.confirmations ?? 0,
-    signals: Object.entries(signals).flatMap(([key, values]) => [values].flat().map((value) => ({ key, value }))),
-  };
-}
-
-function matcherFor(profiles: FingerprintProfileWithSignals[], weights?: Partial<SignalWeights>) {
-  return createMatcher(createFingerprintIndex(profiles, { weights: { ...SIGNAL_WEIGHTS, ...weights } }));
-}
-
-describe("getVerdict", () => {
-  it.each([
-    [0, "unknown"],
-    [0.01, "low"],
-    [0.44, "low"],
-    [0.45, "medium"],
-    [0.74, "medium"],
-    [0.75, "high"],
-    [1, "high"],
-  ] as const)("reads %s as %s", (confidence, verdict) => {
-    expect(getVerdict(confidence)).toBe(verdict);
-  });
-});
-
-describe("getConfidenceHundredths", () => {
-  it("rounds an exact half up, computed on integers", () => {
-    expect(getConfidenceHundredths(149, 51, 0)).toBe(75); // 0.745
-    expect(getConfidenceHundredths(74, 26, 0)).toBe(74);
-    expect(getConfidenceHundredths(45, 55, 0)).toBe(45);
-    expect(getConfidenceHundredths(44, 56, 0)).toBe(44);
-  });
-
-  it("charges an absent key half of a contradicted one", () => {
-    expect(getConfidenceHundredths(30, 60, 0)).toBe(33);
-    expect(getConfidenceHundredths(30, 0, 60)).toBe(50);
-  });
-
-  it("is 0 only when nothing matched", () => {
-    expect(getConfidenceHundredths(0, 50, 0)).toBe(0);
-    expect(getConfidenceHundredths(1, 1_000_000, 0)).toBe(1);
-  });
-});
-
-describe("createMatcher: verdict boundaries end to end", () => {
-  // ja4 matches and ja3 contradicts, so confidence = w(ja4) / (w(ja4) + w(ja3)) exactly.
-  it.each([
-    [149, 51, 0.75, "high"],
-    [74, 26, 0.74, "medium"],
-    [45, 55, 0.45, "medium"],
-    [44, 56, 0.44, "low"],
-  ] as const)("ja4 weight %i against ja3 weight %i gives %s (%s)", (ja4, ja3, confidence, verdict) => {
-    const matcher = matcherFor([profile({ ja4: "A", ja3: "B" })], { ja4, ja3 });
-    const result = matcher.match({ ja4: "A", ja3: "other" });
-    expect(result.confidence).toBe(confidence);
-    expect(result.verdict).toBe(verdict);
-    expect(result.matched_signals).toEqual(["ja4"]);
-    expect(result.unmatched_signals).toEqual(["ja3"]);
-  });
-
-  it("charges a key the profile lacks half of its weight", () => {
-    const matcher = matcherFor([profile({ ja4: "A" })], { ja4: 30, ja3: 60 });
-    expect(matcher.match({ ja4: "A", ja3: "anything" }).confidence).toBe(0.5);
-  });
-});
+import { SIGNAL_KEYS, createFingerprintIndex, createMatcher } from "../../core/fingerprint/index.ts";
+import { verifyAgreement } from "../../bench/fingerprint-linear-scan.ts";
+import { createQueries, createSyntheticProfiles } from "../../bench/fingerprint-matcher.ts";
+import { createTestMatcher as matcherFor, createTestProfile as profile } from "../helpers/fingerprint.ts";
 
 describe("createMatcher: unknown", () => {
   const matcher = matcherFor([profile({ ja4: "A" }), profile({ ja4: "H" }, { trust: "crowdsource", confirmations: 3 })]);
@@ -98,8 +12,12 @@ describe("createMatcher: unknown", () => {
       profile: null,
       confidence: 0,
       verdict: "unknown",
+      basis: { fit: 0, evidence: 0, separation: 0 },
+      decided_by: [],
+      closest_other_kind: null,
       matched_signals: [],
       ignored_signals: ["user_agent"],
+      signal_evidence: [],
       top_candidates: [],
     });
   });
@@ -130,7 +48,7 @@ describe("createMatcher: the 50-confirmation line", () => {
     expect(result.profile).toEqual({
       id: at50.id, label: at50.label, kind: "browser", name: at50.name, os_family: "windows", trust_level: "crowdsource", observations: 1,
     });
-    expect(result.verdict).toBe("high");
+    expect(result.basis.fit).toBe(1);
   });
 
   it("keeps non-public profiles and confirmation counts out of the index", () => {
@@ -162,15 +80,16 @@ describe("createMatcher: ties and top candidates", () => {
     for (let i = 0; i < 8; i++) profiles.push(profile({ ja4: "C", ja3: `y${i}` }, { observations: 100 - i }));
     const result = matcherFor(profiles).match({ ja4: "C", ja3: "x" });
     expect(result.top_candidates).toHaveLength(5);
-    expect(result.top_candidates[0]).toEqual({ profile: { id: profiles[0]!.id, label: profiles[0]!.label, kind: "browser", name: profiles[0]!.name }, confidence: 1 });
+    // Evidence 36 / 60 caps the first; the others fit 30 / 36 but matched only ja4: 30 / 60.
+    expect(result.top_candidates[0]).toEqual({ profile: { id: profiles[0]!.id, label: profiles[0]!.label, kind: "browser", name: profiles[0]!.name }, confidence: 0.6, fit: 1 });
     expect(result.top_candidates.slice(1).map((c) => c.profile.id)).toEqual(profiles.slice(1, 5).map((p) => p.id));
-    expect(result.top_candidates.slice(1).every((c) => c.confidence === 0.83)).toBe(true); // 30 / 36
+    expect(result.top_candidates.slice(1).every((c) => c.fit === 0.83 && c.confidence === 0.5)).toBe(true);
   });
 
   it("matches any of several values a profile holds for one key", () => {
     const matcher = matcherFor([profile({ ja4: ["old", "new"], akamai_h2: "h2" })]);
-    expect(matcher.match({ ja4: "new", akamai_h2: "h2" }).confidence).toBe(1);
-    expect(matcher.match({ ja4: "old", akamai_h2: "h2" }).confidence).toBe(1);
+    expect(matcher.match({ ja4: "new", akamai_h2: "h2" }).basis.fit).toBe(1);
+    expect(matcher.match({ ja4: "old", akamai_h2: "h2" }).basis.fit).toBe(1);
   });
 });
 
@@ -188,7 +107,7 @@ describe("createMatcher: keys and values are plain data", () => {
 
   it("matches prototype names as values", () => {
     const result = matcher.match(JSON.parse('{"ja4":"__proto__","webgl_renderer":"constructor","fonts_hash":"toString"}'));
-    expect(result.confidence).toBe(1);
+    expect(result.basis.fit).toBe(1);
     expect(result.matched_signals).toEqual(["ja4", "webgl_renderer", "fonts_hash"]);
   });
 

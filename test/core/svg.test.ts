@@ -257,6 +257,7 @@ describe("golden files", () => {
     ["card-no-complaints.svg", "api/card/also-zero.svg"],
     ["chat-badge-protected.svg", "api/chat/traders_chat/badge.svg"],
     ["chat-badge-not-protected.svg", "api/chat/quiet_chat/badge.svg"],
+    ["badge-not-found.svg", "404.svg"],
   ])("%s matches %s", (golden, path) => {
     expectGolden(golden, read(path));
   });

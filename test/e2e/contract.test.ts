@@ -81,6 +81,7 @@ function checkAnswer(sent: Sent): string | null {
   const documented = operationOf(sent.route).responses[String(sent.status)];
   if (!documented) return `status ${sent.status} is not documented`;
   if (sent.status === 304) return null;
+  if (sent.status === 301) return sent.headers.get("location") ? null : "a 301 without Location";
   const media = documented.content?.[sent.contentType ?? ""];
   if (!media) return `content type ${sent.contentType} is not documented for ${sent.status} (documented: ${Object.keys(documented.content ?? {}).join(", ")})`;
   if (!sent.contentType!.includes("json")) return null;
@@ -90,7 +91,8 @@ function checkAnswer(sent: Sent): string | null {
 }
 
 async function send(server: RunningServer, route: Route, label: string, url: string, init: RequestInit = {}): Promise<Sent> {
-  const res = await fetch(new URL(url, server.url), init);
+  // A redirect is an answer to check, not to follow (its Location is on the build's base URL).
+  const res = await fetch(new URL(url, server.url), { redirect: "manual", ...init });
   const sent = { route, label, status: res.status, contentType: res.headers.get("content-type"), headers: res.headers, body: await res.text() };
   if (!exercised.has(route.id)) exercised.set(route.id, new Set());
   exercised.get(route.id)!.add(sent.status);
@@ -107,6 +109,15 @@ function errorRequests(route: Route, exampleUrl: string): [string, string, Reque
   if (statuses.has(404)) out.push(["unknown key", pathWith(route.id === "getEmbed" ? "zz_no_such" : "zz_no_such_key"), {}, 404]);
   if (route.id === "checkUsername") out.push(["malformed username", "/api/check/bad%20name!", {}, 422]);
   if (route.id === "getChatStatus" || route.id === "getChatBadge") out.push(["malformed username", pathWith("bad name!"), {}, 422]);
+  // Another spelling of a page's key (the last segment): the 301 to the canonical URL.
+  if (statuses.has(301)) out.push(["another spelling", exampleUrl.replace(/[^/]+$/, (key) => `%20${key.toUpperCase()}`), {}, 301]);
+  if (route.id === "checkUsernames") {
+    out.push(["not JSON", exampleUrl, postJson("{"), 400]);
+    out.push(["too large", exampleUrl, postJson(JSON.stringify({ usernames: ["x".repeat(17 * 1024)] })), 413]);
+    out.push(["too many usernames", exampleUrl, postJson(JSON.stringify({ usernames: Array.from({ length: 101 }, (_, i) => `user_${i}`) })), 413]);
+    out.push(["not application/json", exampleUrl, postJson("{}", "text/plain"), 415]);
+    for (const body of [[], {}, { usernames: "admin" }, { usernames: [] }, { usernames: ["admin", 7] }]) out.push([`body ${JSON.stringify(body)}`, exampleUrl, postJson(JSON.stringify(body)), 422]);
+  }
   if (route.id === "listCompanies") {
     for (const q of ["limit=0", "limit=abc", "page=0", "page=1&page=2"]) out.push([q, `${route.path}?${q}`, {}, 422]);
   }

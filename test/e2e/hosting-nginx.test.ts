@@ -151,13 +151,17 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     expect(differences).toEqual([]);
   });
 
-  it("answers unknown paths with the problem+json 404 and unknown embeds with the HTML 404 page, like the live server", async () => {
-    for (const url of ["/no/such/thing", "/api/nothing", "/embed/badge/zz_none", "/embed/sideways/x", "/_headers"]) {
+  it("answers unknown paths with the problem+json 404, unknown embed styles, pages and chat badges with their own 404 file, like the live server", async () => {
+    // (An unknown company under a known style may be a name only the live server can look up: getEmbed's 501.)
+    const pages = ["/people/zz-none", "/glossary/zz-none", "/blog/zz-none", "/chats/zz_none", "/channels/zz_none", "/api/chat/zz_none/badge.svg"];
+    for (const url of ["/no/such/thing", "/api/nothing", "/embed/sideways/x", "/embed/BADGE/x", "/_headers", ...pages]) {
       const [fromHost, fromLive] = await Promise.all([get(host.url, url), get(live.url.replace(/\/$/, ""), url)]);
       expect([fromHost.status, fromHost.headers], url).toEqual([fromLive.status, fromLive.headers]);
       expect(fromHost.body.equals(fromLive.body), url).toBe(true);
     }
     expect((await get(host.url, "/no/such/thing")).body.toString()).toBe(formatProblem(404, NOT_FOUND_DETAIL));
+    expect((await get(host.url, "/people/zz-none")).headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect((await get(host.url, "/api/chat/zz_none/badge.svg")).headers["content-type"]).toBe("image/svg+xml; charset=utf-8");
   });
 
   it.each(routes.map((r) => [r.id, r] as const))("%s: sends a precompressed variant exactly where the build wrote one", async (_, route) => {

@@ -109,6 +109,22 @@ describe.skipIf(!redisServer)("two servers sharing Redis", () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it("take a bulk check's usernames from the shared read limit in one step: of two checks of 40 at once, one fits", async () => {
+    const [a, b] = await startPair({ readRateLimit: 60 });
+    const client = from("198.51.100.8");
+    const bulk = (server: Client, count: number) =>
+      server.fetch("/api/check", { method: "POST", headers: { ...client, "content-type": "application/json" }, body: JSON.stringify({ usernames: Array.from({ length: count }, (_, i) => `user_${i}`) }) });
+    const answers = await Promise.all([bulk(a, 40), bulk(b, 40)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429]);
+    // The refused one took nothing: 20 are left on both servers, and 20 more fit exactly.
+    expect(answers.map((answer) => answer.headers.get("ratelimit-remaining"))).toEqual(["20", "20"]);
+    expect(await inspect.get("spamcheck:limit:read:198.51.100.8")).toBe("40");
+    const rest = await bulk(b, 20);
+    expect([rest.status, rest.headers.get("ratelimit-remaining")]).toEqual([200, "0"]);
+    expect((await bulk(a, 1)).status).toBe(429);
+    for (const answer of [...answers, rest]) await answer.arrayBuffer();
+  });
+
   it("serve an answer one server computed from the other, for this build only", async () => {
     const [a, b] = await startPair();
     const signals = { ja4: "fx-ja4", user_agent: "shared-cache" };

@@ -4,6 +4,15 @@
  */
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
+import {
+  SIGNAL_WEIGHTS,
+  createFingerprintIndex,
+  createMatcher,
+  type FingerprintProfileWithSignals,
+  type ProfileKind,
+  type SignalWeights,
+  type TrustLevel,
+} from "../../core/fingerprint/index.ts";
 import { buildFixture, type BuiltFixture } from "./fixture.ts";
 import type { Client } from "./client.ts";
 
@@ -59,3 +68,34 @@ export function expectProblem(answer: Answer, status: number): void {
 export const BOUNDARY_PROFILE = {
   id: 1, label: "Boundary browser", kind: "browser", name: "Boundary", os_family: "windows", trust_level: "canonical", observations: 100,
 };
+
+/** The boundary profile's signals (test/fixtures/fingerprints.sql). */
+export const BOUNDARY_SIGNALS: Readonly<Record<string, string>> = {
+  ja4: "fx-ja4", ja4_t: "fx-ja4t", webgl_renderer: "fx-gl", akamai_h2: "fx-h2", canvas_geom: "fx-cg",
+};
+
+let nextId = 1;
+
+/** A profile for matcher tests: a browser, canonical, unless told otherwise; ids count up from 1. */
+export function createTestProfile(
+  signals: Record<string, string | string[]>,
+  options: { id?: number; kind?: ProfileKind; trust?: TrustLevel; observations?: number; confirmations?: number } = {},
+): FingerprintProfileWithSignals {
+  const id = options.id ?? nextId++;
+  return {
+    id,
+    label: `Profile ${id}`,
+    kind: options.kind ?? "browser",
+    name: `P${id}`,
+    os_family: "windows",
+    trust_level: options.trust ?? "canonical",
+    observations: options.observations ?? 0,
+    confirmations: options.confirmations ?? 0,
+    signals: Object.entries(signals).flatMap(([key, values]) => [values].flat().map((value) => ({ key, value }))),
+  };
+}
+
+/** A matcher over `profiles`, with the default weights except those given. */
+export function createTestMatcher(profiles: FingerprintProfileWithSignals[], weights?: Partial<SignalWeights>) {
+  return createMatcher(createFingerprintIndex(profiles, { weights: { ...SIGNAL_WEIGHTS, ...weights } }));
+}

@@ -107,7 +107,7 @@ describe.each(CLIENT_KINDS)("GET /api/chat/{username}/status (%s)", (kind) => {
     expect(await again.text()).toBe("");
   });
 
-  it("serves each chat's badge by any spelling of its username, and 404 for an unknown chat", async () => {
+  it("serves each chat's badge by any spelling of its username, and the SVG not-found badge with 404 for an unknown chat", async () => {
     const file = readFileSync(join(fixture.dist, "api/chat/traders_chat/badge.svg"), "utf8");
     for (const spelling of ["traders_chat", "@Traders_Chat"]) {
       const res = await client.fetch(`/api/chat/${spelling}/badge.svg`);
@@ -118,7 +118,10 @@ describe.each(CLIENT_KINDS)("GET /api/chat/{username}/status (%s)", (kind) => {
     }
     const unknown = await client.fetch("/api/chat/no_such_chat/badge.svg");
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ found: false, username: "no_such_chat" });
+    // An <img> shows a sentence, not a broken image: the constant badge the build wrote.
+    expect(unknown.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(unknown.headers.get("cache-control")).toBe("no-store");
+    expect(await unknown.text()).toBe(readFileSync(join(fixture.dist, "404.svg"), "utf8"));
     expect((await client.fetch("/api/chat/bad%20name/badge.svg")).status).toBe(422);
   });
 });

@@ -4,10 +4,13 @@
  * in fingerprint-limits.test.ts; what the build publishes in fingerprint-build.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBenchDist } from "../../bench/fingerprint-http.ts";
+import { SIGNAL_KEYS, SIGNAL_WEIGHTS } from "../../core/fingerprint/index.ts";
+import { readFingerprintLibrary } from "../../data/fingerprints/library.ts";
 import { MAX_MATCH_BODY_BYTES } from "../../server/routes/fingerprint.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import type { BuiltFixture } from "../helpers/fixture.ts";
-import { BOUNDARY_PROFILE, MATCH_PATH, buildFingerprintFixture, expectProblem, postMatch, streamBody } from "../helpers/fingerprint.ts";
+import { BOUNDARY_PROFILE, BOUNDARY_SIGNALS, MATCH_PATH, buildFingerprintFixture, expectProblem, postMatch, streamBody } from "../helpers/fingerprint.ts";
 
 let fixture: BuiltFixture;
 beforeAll(() => {
@@ -25,27 +28,40 @@ describe.each(CLIENT_KINDS)("POST /api/fingerprint/match (%s)", (kind) => {
   const match = (signals: unknown) => postMatch(client, { signals });
 
   describe("answers", () => {
+    // The boundary profile (fixture: ja4 30, ja4_t 10, webgl_renderer 8, akamai_h2 20, canvas_geom 12)
+    // shares no value with another profile, so no other kind competes: separation is 1 whenever
+    // JA4 matches, and fit or evidence decide (core/fingerprint/confidence.ts).
     it.each([
-      ["high at exactly 0.75", { ja4: "fx-ja4", ja4_t: "other" }, 0.75, "high", ["ja4"], ["ja4_t"]],
-      ["medium at 0.74", { ja4_t: "other", webgl_renderer: "fx-gl", akamai_h2: "fx-h2" }, 0.74, "medium", ["webgl_renderer", "akamai_h2"], ["ja4_t"]],
-      ["medium at exactly 0.45", { ja4_t: "fx-ja4t", canvas_geom: "other" }, 0.45, "medium", ["ja4_t"], ["canvas_geom"]],
-      ["low at 0.44", { ja4_t: "other", webgl_renderer: "fx-gl" }, 0.44, "low", ["webgl_renderer"], ["ja4_t"]],
-      ["high at 1", { akamai_h2: "fx-h2", ja4: "fx-ja4" }, 1, "high", ["ja4", "akamai_h2"], []],
-    ])("gives %s", async (_, signals, confidence, verdict, matched, unmatched) => {
+      ["high at exactly 0.75 by fit", { ja4: "fx-ja4", akamai_h2: "fx-h2", ja4_t: "fx-ja4t", webgl_renderer: "other", canvas_geom: "other" }, 0.75, "high", { fit: 0.75, evidence: 1, separation: 1 }],
+      ["medium at 0.74 by fit", { ja4: "fx-ja4", akamai_h2: "fx-h2", ja4_t: "other", webgl_renderer: "other" }, 0.74, "medium", { fit: 0.74, evidence: 0.83, separation: 1 }],
+      ["medium at exactly 0.45 by fit", { ja4: "fx-ja4", akamai_h2: "other", canvas_geom: "other", audio: "x" }, 0.45, "medium", { fit: 0.45, evidence: 0.5, separation: 0.75 }],
+      ["low at 0.44 by fit", { ja4: "fx-ja4", akamai_h2: "other", ja4_t: "other", webgl_renderer: "other" }, 0.44, "low", { fit: 0.44, evidence: 0.5, separation: 0.75 }],
+      ["medium at 0.5 for one signal, however well it fits", { ja4: "fx-ja4" }, 0.5, "medium", { fit: 1, evidence: 0.5, separation: 0.75 }],
+      ["high at 1", { akamai_h2: "fx-h2", ja4: "fx-ja4", ja4_t: "fx-ja4t", webgl_renderer: "fx-gl", canvas_geom: "fx-cg" }, 1, "high", { fit: 1, evidence: 1, separation: 1 }],
+    ])("gives %s", async (_, signals, confidence, verdict, basis) => {
       const { status, headers, body } = await match(signals);
       expect(status).toBe(200);
       expect(headers.get("cache-control")).toBe("no-store");
       expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect(headers.get("access-control-allow-origin")).toBe("*");
+      const sent = SIGNAL_KEYS.filter((key) => key in signals);
+      const outcome = (key: string) => (signals[key as keyof typeof signals] === BOUNDARY_SIGNALS[key] ? "matched" : key in BOUNDARY_SIGNALS ? "contradicted" : "absent");
+      const matched = sent.filter((key) => outcome(key) === "matched");
       expect(body).toEqual({
         match: {
           profile: BOUNDARY_PROFILE,
           confidence,
           verdict,
+          basis,
+          decided_by: matched,
+          closest_other_kind: null,
           matched_signals: matched,
-          unmatched_signals: unmatched,
+          unmatched_signals: sent.filter((key) => outcome(key) !== "matched"),
           ignored_signals: [],
-          top_candidates: [{ profile: { id: 1, label: "Boundary browser", kind: "browser", name: "Boundary" }, confidence }],
+          signal_evidence: sent.map((key) => ({
+            key, weight: SIGNAL_WEIGHTS[key], outcome: outcome(key), profiles: outcome(key) === "matched" ? 1 : 0, other_kinds: 0,
+          })),
+          top_candidates: [{ profile: { id: 1, label: "Boundary browser", kind: "browser", name: "Boundary" }, confidence, fit: basis.fit }],
         },
         cached: false,
       });
@@ -54,7 +70,10 @@ describe.each(CLIENT_KINDS)("POST /api/fingerprint/match (%s)", (kind) => {
     it("answers unknown, with no unmatched list, when nothing matches, and lists unknown keys", async () => {
       const { status, body } = await match({ ja4: "nobody", user_agent: "curl/8", Zeta: "z" });
       expect(status).toBe(200);
-      expect(body.match).toEqual({ profile: null, confidence: 0, verdict: "unknown", matched_signals: [], ignored_signals: ["Zeta", "user_agent"], top_candidates: [] });
+      expect(body.match).toEqual({
+        profile: null, confidence: 0, verdict: "unknown", basis: { fit: 0, evidence: 0, separation: 0 }, decided_by: [], closest_other_kind: null,
+        matched_signals: [], ignored_signals: ["Zeta", "user_agent"], signal_evidence: [], top_candidates: [],
+      });
     });
 
     it("never matches the crowd-sourced profile at 49 confirmations, and does at 50", async () => {
@@ -63,7 +82,7 @@ describe.each(CLIENT_KINDS)("POST /api/fingerprint/match (%s)", (kind) => {
       expect(own.profile.id).toBe(3);
       expect(own.top_candidates.map((c: { profile: { id: number } }) => c.profile.id)).toEqual([3]);
       const at50 = (await match({ ja4: "fx-shared", canvas_geom: "fx-c50" })).body.match;
-      expect(at50).toMatchObject({ profile: { id: 3, trust_level: "crowdsource", label: "Crowd at 50" }, confidence: 1, verdict: "high" });
+      expect(at50).toMatchObject({ profile: { id: 3, trust_level: "crowdsource", label: "Crowd at 50" }, basis: { fit: 1 } });
       expect(JSON.stringify(at50)).not.toContain("confirmations");
     });
 
@@ -86,7 +105,7 @@ describe.each(CLIENT_KINDS)("POST /api/fingerprint/match (%s)", (kind) => {
     it("treats __proto__ and constructor as plain unknown keys", async () => {
       const { status, body } = await postMatch(client, '{"signals":{"__proto__":"x","constructor":"y","ja4":"fx-ja4"}}');
       expect(status).toBe(200);
-      expect(body.match).toMatchObject({ confidence: 1, ignored_signals: ["__proto__", "constructor"] });
+      expect(body.match).toMatchObject({ basis: { fit: 1 }, ignored_signals: ["__proto__", "constructor"] });
       expect(({} as Record<string, unknown>).x).toBeUndefined();
     });
   });
@@ -191,5 +210,42 @@ describe("the declared length", () => {
     const client = await createClient("in-process", fixture.dist);
     const answer = await postMatch(client, { signals: { ja4: "fx-ja4" } }, { "content-length": String(MAX_MATCH_BODY_BYTES + 1) });
     expectProblem(answer, 413);
+  });
+});
+
+describe("the shipped library's real values over HTTP", () => {
+  let built: ReturnType<typeof buildBenchDist>;
+  let client: Client;
+  beforeAll(async () => {
+    built = buildBenchDist();
+    client = await createClient("listening server", built.dist, { fingerprintRateLimit: 0 });
+  });
+  afterAll(async () => {
+    await client.close();
+    built.cleanup();
+  });
+
+  it("answers a JA4 that Chromium and three anti-detect browsers share with low confidence, and says why", async () => {
+    const { body } = await postMatch(client, { signals: { ja4: "t13d1516h2_8daaf6152771_02713d6af862" } });
+    expect(body.match).toMatchObject({
+      profile: { kind: "browser" },
+      confidence: 0.01,
+      verdict: "low",
+      basis: { fit: 1, evidence: 0.5, separation: 0 },
+      decided_by: [],
+      closest_other_kind: { profile: { kind: "antidetect" }, fit: 1 },
+    });
+    expect(body.match.top_candidates.every((c: { fit: number; confidence: number }) => c.fit === 1 && c.confidence === 0.01)).toBe(true);
+  });
+
+  it("answers an anti-detect browser's own signals with high confidence and the signals that decided it", async () => {
+    const mimic = readFingerprintLibrary().profiles.find((p) => p.label === "Multilogin Mimic (Chromium)")!;
+    const { body } = await postMatch(client, { signals: mimic.signals });
+    expect(body.match).toMatchObject({
+      profile: { id: mimic.id, kind: "antidetect" },
+      verdict: "high",
+      decided_by: ["ja4_t", "webgl_renderer", "canvas_geom", "canvas_text", "fonts_hash"],
+      closest_other_kind: { profile: { kind: "browser" } },
+    });
   });
 });

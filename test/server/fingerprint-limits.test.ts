@@ -187,7 +187,7 @@ describe("a new build", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await (await client.fetch("/build-report.json")).json()).source).toBe("Rebuilt");
       const after = await postMatch(client, { signals });
-      expect(after.body).toMatchObject({ match: { profile: { id: 1 }, confidence: 1 }, cached: false });
+      expect(after.body).toMatchObject({ match: { profile: { id: 1 }, basis: { fit: 1 } }, cached: false });
     } finally {
       local.cleanup();
     }
