@@ -216,6 +216,10 @@ ${lines.join("\n")}
   # The embeds' 404 is an HTML page (an iframe shows a sentence, not JSON).
   location /embed/ {
 ${[...typed("html"), ...headers(CACHE_CONTROL.public, { "Content-Security-Policy": EMBED_CSP_HEADER }), ...precompressed(options.brotli), "try_files $uri =404;", "error_page 404 @embed404;"].map((l) => `    ${l}`).join("\n")}
+    # A page's variant at its own path is a file typed by its extension, as the live server types it, not HTML.
+    location ~ "\\.(gz|br)$" {
+${[`types { "${MEDIA_TYPES.gzip}" gz; }`, `default_type "${MEDIA_TYPES.binary}";`, ...headers(CACHE_CONTROL.public, { "Content-Security-Policy": EMBED_CSP_HEADER }), "try_files $uri =404;", "error_page 404 @embed404;"].map((l) => `      ${l}`).join("\n")}
+    }
   }
   location @embed404 {
 ${[...typed("html"), ...headers(CACHE_CONTROL.none, { "Content-Security-Policy": EMBED_CSP_HEADER }), `try_files /${EMBED_NOT_FOUND_FILE} =500;`].map((l) => `    ${l}`).join("\n")}
