@@ -141,7 +141,9 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, options
     const key = route.lookup?.param;
     const spelled = Object.entries(rule.params ?? {}).filter(([name]) => key === undefined || name === key);
     const narrower = rule.differs && spelled.some(([, p]) => p !== "[^/]+");
-    if (narrower) out.push(block(`location ~ "${toUrlRegex(route, key === undefined ? {} : { ...rule.params, [key]: "[^/]+" })}"`, [handOff(route), "return 418;"]));
+    // Any segment but a precompressed variant's name (`1.json.br`): that is a file at its own path.
+    const anySpelling = "[^/]+(?<!\\.gz)(?<!\\.br)";
+    if (narrower) out.push(block(`location ~ "${toUrlRegex(route, key === undefined ? Object.fromEntries(params.map((name) => [name, anySpelling])) : { ...rule.params, [key]: anySpelling })}"`, [handOff(route), "return 418;"]));
     if (narrower || notFound.kind === "live") out.push(cannotAnswer(route, upstream));
   }
   if (notFound.kind === "notFoundFile") {
