@@ -257,6 +257,7 @@ describe("npm run hosting", () => {
     [["nginx", "--root", import.meta.dirname, "--listen", "80"], "is not a build"],
     [["nginx", "--listen", "80"], "--root is required"],
     [["nginx", "--root", ".", "--listen", "80", "--bogus"], "unknown flag --bogus"],
+    [["nginx", "--root", "test/fixtures/broken-report", "--listen", "80"], "build-report.json cannot be read"],
   ])("refuses %j with one line and exit 2", (args, message) => {
     const result = run(...args);
     expect(result.status).toBe(2);
