@@ -79,7 +79,7 @@ export const HOSTING_TARGETS = ["nginx"] as const;
 
 export const HOSTING = {
   name: "npm run hosting",
-  usage: "npm run hosting -- nginx --root DIR --listen ADDR [--upstream URL]",
+  usage: "npm run hosting -- nginx --root DIR --listen ADDR [--upstream URL] [--brotli]",
   about: [
     "Prints the nginx `server { }` block for a built dist, generated from the route table.",
     `Targets: ${HOSTING_TARGETS.join(", ")}. Netlify and Cloudflare Pages read the _headers and _redirects files every build writes.`,
@@ -89,6 +89,7 @@ export const HOSTING = {
     root: { type: "string", value: "DIR", description: "the build to serve: a dist folder, or the dist link (nginx then follows each new build); its base URL goes into the lists' Link headers" },
     listen: { type: "string", value: "ADDR", description: "nginx listen address: PORT, HOST:PORT or [IPv6]:PORT" },
     upstream: { type: "string", value: "URL", description: "the live server (http://HOST:PORT) for what the files cannot answer; without it those get a 501 problem" },
+    brotli: { type: "boolean", description: "also send the build's .br files (brotli_static): only where nginx loads the brotli static module" },
   },
 } as const satisfies CommandSpec;
 

@@ -116,7 +116,16 @@ export function resolveHostingOptions(flags: ReadFlags<typeof HOSTING.flags>): H
     throw new UsageError(`--upstream must be http(s)://HOST[:PORT] with no path, got ${JSON.stringify(upstream)}`);
   }
   if (/[\s;{}"'$\\]/.test(root)) throw new UsageError(`--root ${JSON.stringify(root)} has a character nginx would misread (space, quote, ; { } $ or \\)`);
-  const baseUrl = (JSON.parse(readFileSync(join(root, "build-report.json"), "utf8")) as { base_url?: unknown }).base_url;
+  const baseUrl = readReportBaseUrl(join(root, "build-report.json"), given);
   if (typeof baseUrl !== "string" || /[\s"'$\\]/.test(baseUrl)) throw new UsageError(`--root ${given}: its build-report.json has no base URL nginx can write (${JSON.stringify(baseUrl)})`);
   return { target, root, listen, upstream, baseUrl };
+}
+
+/** The base URL a build was made for; a report that is no JSON is a usage error too, in one line. */
+function readReportBaseUrl(path: string, given: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(path, "utf8")) as { base_url?: unknown } | null)?.base_url;
+  } catch (error) {
+    throw new UsageError(`--root ${given}: its build-report.json cannot be read (${(error as Error).message})`);
+  }
 }

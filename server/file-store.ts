@@ -16,7 +16,7 @@ import { open, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
-import type { Encoding } from "../core/http/accept-encoding.ts";
+import { VARIANT_SUFFIX, listVariantEncodings, type Encoding } from "../core/routes/variants.ts";
 
 export interface FileStoreOptions {
   /** Bytes of small files held in memory, at most. */
@@ -78,9 +78,13 @@ export class FileStore {
     return pending;
   }
 
-  /** The precompressed siblings of a file, by coding. */
+  /**
+   * The precompressed siblings of a file, by coding: only where the build's rule
+   * (core/routes/variants.ts) writes them — never the dumps' `.csv.gz`, a download of its own
+   * that is no valid Content-Encoding of the CSV.
+   */
   getEncodings(file: StoredFile): Promise<Map<Encoding, StoredFile>> {
-    file.encodings ??= this.loadEncodings(file.path);
+    file.encodings ??= this.loadEncodings(file.path, listVariantEncodings(file.path, file.size));
     return file.encodings;
   }
 
@@ -123,10 +127,11 @@ export class FileStore {
     return file;
   }
 
-  private async loadEncodings(path: string): Promise<Map<Encoding, StoredFile>> {
+  private async loadEncodings(path: string, encodings: readonly Encoding[]): Promise<Map<Encoding, StoredFile>> {
     const found = new Map<Encoding, StoredFile>();
-    for (const [encoding, suffix] of [["br", ".br"], ["gzip", ".gz"]] as const) {
-      const sibling = await this.get(path + suffix);
+    for (const encoding of encodings) {
+      // A variant is kept only when smaller, so one may be missing.
+      const sibling = await this.get(path + VARIANT_SUFFIX[encoding]);
       if (sibling) found.set(encoding, sibling);
     }
     return found;

@@ -53,9 +53,6 @@ export function toBuildPath(urlPath: string): string | null {
   return segments.join("/");
 }
 
-/** Media types worth compressing: the build writes `.br`/`.gz` beside such files above a size. */
-const COMPRESSIBLE = new Set<string>([MEDIA_TYPES.json, MEDIA_TYPES.problem, MEDIA_TYPES.svg, MEDIA_TYPES.html, MEDIA_TYPES.csv, MEDIA_TYPES.text, MEDIA_TYPES.rss, MEDIA_TYPES.atom, MEDIA_TYPES.feedJson, TYPES.css!, TYPES.js!, TYPES.xml!, TYPES.webmanifest!]);
-
 /** The build's file at `path` (a checked path inside it), or null when there is none. */
 export function readBuildFile(state: BuildState, path: string): StoredFile | null | Promise<StoredFile | null> {
   return state.files.get(path);
@@ -68,10 +65,8 @@ export async function readStoredBytes(state: BuildState, file: StoredFile): Prom
 
 /** A file served at its own path: type by extension. */
 export function sendFile(request: Request, state: BuildState, file: StoredFile): Promise<Response> {
-  const type = getContentType(file.path);
   return sendStoredFile(request, state.files, file, {
-    type,
-    compressible: COMPRESSIBLE.has(type),
+    type: getContentType(file.path),
     cacheControl: NO_CACHE.has(file.path) ? CACHE_CONTROL.revalidate : CACHE_CONTROL.public,
     lastModified: state.lastModified,
     extra: file.path.startsWith("embed/") ? EMBED_HEADERS : undefined,
@@ -80,11 +75,9 @@ export function sendFile(request: Request, state: BuildState, file: StoredFile):
 
 /** A route's file: the table's media type and cache policy (a 404 page is not cached). */
 export function sendRouteFile(request: Request, state: BuildState, route: Route, file: StoredFile, status = 200): Promise<Response> {
-  const type = MEDIA_TYPES[route.media];
   return sendStoredFile(request, state.files, file, {
     status,
-    type,
-    compressible: COMPRESSIBLE.has(type),
+    type: MEDIA_TYPES[route.media],
     cacheControl: status === 200 ? CACHE_CONTROL[route.cache] : CACHE_CONTROL.none,
     lastModified: state.lastModified,
     extra: route.id === "getEmbed" ? EMBED_HEADERS : undefined,

@@ -15,7 +15,8 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { FastResponse } from "srvx";
-import { pickEncoding, type Encoding } from "../core/http/accept-encoding.ts";
+import { pickEncoding } from "../core/http/accept-encoding.ts";
+import type { Encoding } from "../core/routes/variants.ts";
 import { MAX_RANGES, formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
 import { formatProblem } from "../core/routes/problem.ts";
 import { CACHE_CONTROL, MEDIA_TYPES } from "../core/routes/types.ts";
@@ -32,8 +33,6 @@ export interface FileAnswer {
   extra?: Readonly<Record<string, string>>;
   /** 200, or 404 for a not-found page sent as a file. */
   status?: number;
-  /** Whether the type is worth compressing, so that siblings are looked for. */
-  compressible: boolean;
 }
 
 type Headers = [string, string][];
@@ -47,7 +46,7 @@ async function answerFile(request: Request, store: FileStore, file: StoredFile, 
   let chosen = file;
   let encoding: Encoding | null = null;
   let varies = false;
-  if (answer.compressible && status === 200) {
+  if (status === 200) {
     const encodings = await store.getEncodings(file);
     varies = encodings.size > 0;
     // Ranges are of the file itself, whose size and hash the manifest and the dump index

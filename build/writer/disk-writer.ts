@@ -7,10 +7,12 @@ import { createHash } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
+import { listVariantEncodings, type Encoding } from "../../core/routes/variants.ts";
 import { BuildError } from "../errors.ts";
 import { startWorker } from "../threads.ts";
 import { hashContent } from "./file-sink.cjs";
-import { checkChunkedSize, checkPath, isChunked, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
+import { makeVariants } from "./variants.cjs";
+import { checkChunkedSize, checkPath, isChunked, toBytes, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
 import type { WriterMessage, WriterReply, WriteWorkerData } from "./protocol.ts";
 
 const BATCH_FILES = 256;
@@ -87,6 +89,22 @@ class ThreadedDiskWriter implements Writer {
     }
     this.post({ type: "listed", path, size: written.size, sha256: written.sha256 });
     this.fileCount++;
+    this.writeLargeVariants(path, data, written.size);
+  }
+
+  /**
+   * The variants of a file written here. None today: the rule stops below the size that comes
+   * here, and the chunked files (the dumps) get none; kept so that this writer and the memory
+   * writer write the same files whatever the rule becomes.
+   */
+  private writeLargeVariants(path: string, data: OutputFile["data"], size: number): void {
+    const encodings = listVariantEncodings(path, size);
+    if (encodings.length === 0) return;
+    const bytes = toBytes(data);
+    for (const variant of makeVariants(path, typeof bytes === "string" ? Buffer.from(bytes) : bytes, encodings)) {
+      this.post({ type: "listed", path: variant.path, ...writeWhole(join(this.root, variant.path), variant.data) });
+      this.fileCount++;
+    }
   }
 
   /** Large files written so far, by the buffer or chunks they were written from (see writeLarge). */
@@ -98,6 +116,8 @@ class ThreadedDiskWriter implements Writer {
     this.waitUntilIdle();
     const done = this.takeMessage();
     if (done?.type !== "done") throw new BuildError("the file writer stopped without finishing the manifest");
+    // The worker's count includes the variants it made.
+    this.fileCount = done.fileCount;
     this.byteCount = done.byteCount;
     this.writeSeconds = done.busySeconds;
     this.stopped = true;
@@ -133,6 +153,7 @@ class ThreadedDiskWriter implements Writer {
     if (this.paths.length === 0) return;
     const bytes = Buffer.allocUnsafeSlow(this.batchBytes);
     const lengths = new Array<number>(this.data.length);
+    const encodings = new Array<readonly Encoding[]>(this.data.length);
     let offset = 0;
     for (let i = 0; i < this.data.length; i++) {
       const data = this.data[i]!;
@@ -143,9 +164,11 @@ class ThreadedDiskWriter implements Writer {
         length = data.byteLength;
       }
       lengths[i] = length;
+      // Decided here, where the byte length is known; the worker compresses (beside its writes).
+      encodings[i] = listVariantEncodings(this.paths[i]!, length);
       offset += length;
     }
-    this.post({ type: "batch", paths: this.paths, lengths, buffer: bytes.buffer }, [bytes.buffer]);
+    this.post({ type: "batch", paths: this.paths, lengths, encodings, buffer: bytes.buffer }, [bytes.buffer]);
     this.paths = [];
     this.data = [];
     this.batchBytes = 0;

@@ -4,6 +4,7 @@
 // files arrive, so the manifest of a million files never sits in memory. CommonJS, because the
 // disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
+const { makeVariants } = require("./variants.cjs");
 
 const MANIFEST_PATH = "manifest.json";
 const FLUSH_AT = 1 << 20;
@@ -33,11 +34,21 @@ class FileSink {
     append('{"files":[\n');
   }
 
-  /** @param {string} path @param {string | Uint8Array} data */
-  write(path, data) {
+  /**
+   * Stores and lists a file, then its precompressed variants right after it (variants.cjs).
+   * @param {string} path
+   * @param {string | Uint8Array} data
+   * @param {readonly import("../../core/routes/variants.ts").Encoding[]} encodings the variants to make (core/routes/variants.ts decides)
+   */
+  write(path, data, encodings = []) {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     this.store(path, bytes);
     this.list(path, bytes.byteLength, hashContent(bytes));
+    if (encodings.length === 0) return;
+    for (const variant of makeVariants(path, bytes, encodings)) {
+      this.store(variant.path, variant.data);
+      this.list(variant.path, variant.data.byteLength, hashContent(variant.data));
+    }
   }
 
   /**

@@ -1,3 +1,4 @@
+import { listVariantEncodings } from "../../core/routes/variants.ts";
 import { FileSink, MANIFEST_PATH } from "./file-sink.cjs";
 import { checkPath, toBytes, type OutputFile, type Writer } from "./output.ts";
 
@@ -21,7 +22,9 @@ export class MemoryWriter implements Writer {
 
   write(file: OutputFile): void {
     checkPath(file.path);
-    this.sink.write(file.path, toBytes(file.data));
+    const data = toBytes(file.data);
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    this.sink.write(file.path, bytes, listVariantEncodings(file.path, bytes.byteLength));
   }
 
   finish(extra: Record<string, unknown>): void {

@@ -8,6 +8,7 @@
  * set to 1 by the main thread to make the worker drop what is queued (the build failed elsewhere).
  */
 import type { MessagePort } from "node:worker_threads";
+import type { Encoding } from "../../core/routes/variants.ts";
 
 export interface WriteWorkerData {
   /** The staging folder the build writes into. */
@@ -17,8 +18,11 @@ export interface WriteWorkerData {
 }
 
 export type WriterMessage =
-  /** Files back to back in one transferred buffer: file i is `lengths[i]` bytes, after those before it. */
-  | { type: "batch"; paths: string[]; lengths: number[]; buffer: ArrayBuffer }
+  /**
+   * Files back to back in one transferred buffer: file i is `lengths[i]` bytes, after those
+   * before it; `encodings[i]` are the variants to make of it (core/routes/variants.ts).
+   */
+  | { type: "batch"; paths: string[]; lengths: number[]; encodings: (readonly Encoding[])[]; buffer: ArrayBuffer }
   /** A file the main thread wrote itself (a large one): list it in the manifest, in order. */
   | { type: "listed"; path: string; size: number; sha256: string }
   /** No more files: close the manifest with these top-level fields. */

@@ -1,8 +1,8 @@
 // @ts-check
 "use strict";
 // The disk writer's worker thread: it takes batches of files from the build's main thread,
-// writes and hashes them, and streams the manifest, so that writing overlaps with the JSON work
-// on the other core. Batches are processed in arrival order, so the manifest is as
+// writes and hashes them (and makes their precompressed variants, variants.cjs), and streams the
+// manifest, so that writing and compressing overlap with the JSON work on the other core. Batches are processed in arrival order, so the manifest is as
 // deterministic as the build. Progress and failures go back through a shared counter and a
 // message port the main thread reads synchronously (protocol.ts; plain CommonJS for the reason
 // build/threads.ts gives).
@@ -107,7 +107,7 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       for (let i = 0; i < message.paths.length && Atomics.load(state, 2) === 0; i++) {
         current = /** @type {string} */ (message.paths[i]);
         const length = /** @type {number} */ (message.lengths[i]);
-        sink.write(current, bytes.subarray(offset, offset + length));
+        sink.write(current, bytes.subarray(offset, offset + length), message.encodings[i]);
         offset += length;
       }
       busyMs += performance.now() - started;

@@ -17,6 +17,7 @@ import { formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../routes/p
 import { BAD_REQUEST_FILE, EMBED_NOT_FOUND_FILE, ROUTES } from "../routes/table.ts";
 import { escapeRegExp, listTemplateParams } from "../routes/templates.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type CachePolicy, type Media, type PagedFile, type QueryForm, type Route } from "../routes/types.ts";
+import { hasVariants } from "../routes/variants.ts";
 
 export interface NginxOptions {
   /** The build to serve: a build folder, or the `dist` link (nginx resolves it per request, so a new build is served at once). */
@@ -27,6 +28,8 @@ export interface NginxOptions {
   upstream?: string;
   /** The build's base URL (its build-report.json): the lists' `Link` headers are absolute URLs from it. */
   baseUrl: string;
+  /** Send the build's `.br` variants too: needs the brotli static module loaded (README "Compression"). */
+  brotli?: boolean;
 }
 
 const routes = ROUTES as readonly Route[];
@@ -54,6 +57,15 @@ function typed(media: Media): string[] {
 
 function block(head: string, lines: string[], indent = "  "): string {
   return `${indent}${head} {\n${lines.map((l) => `${indent}  ${l}`).join("\n")}\n${indent}}`;
+}
+
+/**
+ * Where a location's files may have precompressed variants: the `.gz` (and, with the module, the
+ * `.br`) beside the file goes to a client that accepts it. `gzip_vary` (server-wide) adds
+ * `Vary: Accept-Encoding` to every answer of a file that has a variant, whatever was asked.
+ */
+function precompressed(brotli: boolean | undefined): string[] {
+  return ["gzip_static on;", ...(brotli ? ["brotli_static on;"] : [])];
 }
 
 const embedHeaders = (route: Route): Record<string, string> => (route.id === "getEmbed" ? { "Content-Security-Policy": EMBED_CSP_HEADER } : {});
@@ -93,11 +105,13 @@ function cannotAnswer(route: Route, upstream: string | undefined): string {
 /** `return 418` is the house signal for "the files cannot answer": error_page sends it to @live_<id>. */
 const handOff = (route: Route) => `error_page 418 = @live_${route.id};`;
 
-function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstream: string | undefined, baseUrl: string): string[] {
+function fileRouteLocations(route: Route & { static: { kind: "file" } }, options: NginxOptions): string[] {
+  const { upstream, baseUrl } = options;
   const rule = route.static;
   const params = listTemplateParams(route.path);
   const file = toFileWithVariables(route.file!);
   const body: string[] = [...typed(route.media), ...headers(CACHE_CONTROL[route.cache], embedHeaders(route))];
+  if (hasVariants(route)) body.push(...precompressed(options.brotli));
   const notFound = rule.notFound;
   if (notFound.kind === "json") {
     // The live server's JSON "not found" (check: 200 found:false; chat: 404), the parameter echoed:
@@ -127,7 +141,9 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstrea
     const key = route.lookup?.param;
     const spelled = Object.entries(rule.params ?? {}).filter(([name]) => key === undefined || name === key);
     const narrower = rule.differs && spelled.some(([, p]) => p !== "[^/]+");
-    if (narrower) out.push(block(`location ~ "${toUrlRegex(route, key === undefined ? {} : { ...rule.params, [key]: "[^/]+" })}"`, [handOff(route), "return 418;"]));
+    // Any segment but a precompressed variant's name (`1.json.br`): that is a file at its own path.
+    const anySpelling = "[^/]+(?<!\\.gz)(?<!\\.br)";
+    if (narrower) out.push(block(`location ~ "${toUrlRegex(route, key === undefined ? Object.fromEntries(params.map((name) => [name, anySpelling])) : { ...rule.params, [key]: anySpelling })}"`, [handOff(route), "return 418;"]));
     if (narrower || notFound.kind === "live") out.push(cannotAnswer(route, upstream));
   }
   if (notFound.kind === "notFoundFile") {
@@ -145,10 +161,12 @@ function fileRouteLocations(route: Route & { static: { kind: "file" } }, upstrea
  * A query route: the query string as one probe (`limit=1:50|page=0:|slug=0:`, each declared
  * parameter present or not, with its raw value), each form a regex over it.
  */
-function queryRouteLocation(route: Route & { static: { kind: "query" } }, upstream: string | undefined, baseUrl: string): string[] {
+function queryRouteLocation(route: Route & { static: { kind: "query" } }, options: NginxOptions): string[] {
+  const { upstream, baseUrl } = options;
   const names = route.params.filter((p) => p.in === "query").map((p) => p.name);
   // A missing form file (a page past the end) is the live server's to answer too.
   const lines: string[] = [...typed(route.media), ...headers(CACHE_CONTROL[route.cache]), handOff(route), `error_page 404 = @live_${route.id};`];
+  if (hasVariants(route)) lines.push(...precompressed(options.brotli));
   lines.push('if ($args ~ "%") {', "  return 418;", "}");
   for (const name of names) {
     const n = escapeRegExp(name);
@@ -186,8 +204,8 @@ export function renderNginxServer(options: NginxOptions): string {
   const upstream = options.upstream?.replace(/\/+$/, "");
   const lines: string[] = [];
   for (const route of routes) {
-    if (route.static.kind === "file") lines.push(...fileRouteLocations(route as Route & { static: { kind: "file" } }, upstream, options.baseUrl));
-    else if (route.static.kind === "query") lines.push(...queryRouteLocation(route as Route & { static: { kind: "query" } }, upstream, options.baseUrl));
+    if (route.static.kind === "file") lines.push(...fileRouteLocations(route as Route & { static: { kind: "file" } }, { ...options, upstream }));
+    else if (route.static.kind === "query") lines.push(...queryRouteLocation(route as Route & { static: { kind: "query" } }, { ...options, upstream }));
     else lines.push(...liveRouteLocation(route, upstream));
   }
   const ownPathTypes = Object.entries(OWN_PATH_TYPES).map(([ext, media]) => `"${MEDIA_TYPES[media]}" ${ext};`);
@@ -200,12 +218,17 @@ server {
   merge_slashes off;
   absolute_redirect off;
   charset off;
+  gzip_vary on;
 
 ${lines.join("\n")}
 
   # The embeds' 404 is an HTML page (an iframe shows a sentence, not JSON).
   location /embed/ {
-${[...typed("html"), ...headers(CACHE_CONTROL.public, { "Content-Security-Policy": EMBED_CSP_HEADER }), "try_files $uri =404;", "error_page 404 @embed404;"].map((l) => `    ${l}`).join("\n")}
+${[...typed("html"), ...headers(CACHE_CONTROL.public, { "Content-Security-Policy": EMBED_CSP_HEADER }), ...precompressed(options.brotli), "try_files $uri =404;", "error_page 404 @embed404;"].map((l) => `    ${l}`).join("\n")}
+    # A page's variant at its own path is a file typed by its extension, as the live server types it, not HTML.
+    location ~ "\\.(gz|br)$" {
+${[`types { "${MEDIA_TYPES.gzip}" gz; }`, `default_type "${MEDIA_TYPES.binary}";`, ...headers(CACHE_CONTROL.public, { "Content-Security-Policy": EMBED_CSP_HEADER }), "try_files $uri =404;", "error_page 404 @embed404;"].map((l) => `      ${l}`).join("\n")}
+    }
   }
   location @embed404 {
 ${[...typed("html"), ...headers(CACHE_CONTROL.none, { "Content-Security-Policy": EMBED_CSP_HEADER }), `try_files /${EMBED_NOT_FOUND_FILE} =500;`].map((l) => `    ${l}`).join("\n")}
@@ -235,7 +258,7 @@ ${[...typed("problem"), ...headers(CACHE_CONTROL.none)].map((l) => `    ${l}`).j
 ${ownPathTypes.map((l) => `      ${l}`).join("\n")}
     }
     default_type "${MEDIA_TYPES.binary}";
-${headers(CACHE_CONTROL.public).map((l) => `    ${l}`).join("\n")}
+${[...headers(CACHE_CONTROL.public), ...precompressed(options.brotli)].map((l) => `    ${l}`).join("\n")}
     try_files $uri @notfound;
   }
 }

@@ -2,16 +2,13 @@
  * Content negotiation for the precompressed files the build writes beside a file (`X.br`,
  * `X.gz`): which one to send for an `Accept-Encoding` header (RFC 9110 §12.5.3).
  *
- * The client's q-values decide; between equal ones brotli wins (smaller for the same text). A
+ * The client's q-values decide; between equal ones the order of ENCODINGS (brotli first). A
  * coding the client does not name is not sent (`*` names every one), and `q=0` refuses it. No
  * header at all means "anything" in the RFC, but a client that sends none is usually a script
  * that would not decode it, so it gets the file as it is — what nginx's gzip_static does too.
  */
 
-export type Encoding = "br" | "gzip";
-
-/** In order of preference when the client weighs them equally. */
-export const ENCODINGS: readonly Encoding[] = ["br", "gzip"];
+import { ENCODINGS, type Encoding } from "../routes/variants.ts";
 
 export function pickEncoding(header: string | null | undefined, available: readonly Encoding[]): Encoding | null {
   if (!header || available.length === 0) return null;

@@ -31,6 +31,27 @@ describe("the writer", () => {
     expect(disk.byteCount).toBe(memory.byteCount);
   });
 
+  it("writes the same precompressed variants through its worker thread as in memory", () => {
+    const root = join(dir, "variants");
+    const disk = createDiskWriter(root);
+    const memory = new MemoryWriter();
+    const files = [
+      { path: "api/companies.json", data: JSON.stringify({ items: Array.from({ length: 60 }, (_, i) => ({ name: `Company ${i}` })) }) },
+      { path: "api/badge/x.svg", data: Buffer.from(`<svg>${"<g/>".repeat(300)}</svg>`) },
+      { path: "api/small.json", data: "{}" },
+    ];
+    for (const file of files) {
+      disk.write(file);
+      memory.write(file);
+    }
+    disk.finish({});
+    memory.finish({});
+    expect([...memory.files.keys()]).toEqual(["api/companies.json", "api/companies.json.br", "api/companies.json.gz", "api/badge/x.svg", "api/badge/x.svg.br", "api/badge/x.svg.gz", "api/small.json", "manifest.json"]);
+    for (const [path, bytes] of memory.files) expect(readFileSync(join(root, path)), path).toEqual(bytes);
+    expect(disk.fileCount).toBe(7);
+    expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
   it("writes large files on the calling thread and lists them in the manifest in build order", () => {
     const root = join(dir, "large");
     const disk = createDiskWriter(root);

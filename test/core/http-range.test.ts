@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ENCODINGS, pickEncoding } from "../../core/http/accept-encoding.ts";
+import { pickEncoding } from "../../core/http/accept-encoding.ts";
+import { ENCODINGS } from "../../core/routes/variants.ts";
 import { MAX_RANGES, formatContentRange, parseRange } from "../../core/http/range.ts";
 
 describe("Range", () => {

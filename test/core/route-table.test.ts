@@ -10,6 +10,7 @@ import { classifyFile, getRouterPattern } from "../../core/routes/match.ts";
 import { formatProblem, NOT_FOUND_DETAIL } from "../../core/routes/problem.ts";
 import { ROUTES, SUPPORT_FILES, HOST_CONFIG_FILES } from "../../core/routes/table.ts";
 import { listTemplateParams } from "../../core/routes/templates.ts";
+import { listVariantEncodings, parseVariantPath } from "../../core/routes/variants.ts";
 import type { Route } from "../../core/routes/types.ts";
 import { createApp, HANDLERS } from "../../server/app.ts";
 import { buildSampleDist, makeTempDir, readExampleRequests } from "../helpers/fixture.ts";
@@ -19,23 +20,33 @@ const routes = ROUTES as readonly Route[];
 let dir: string;
 let dist: string;
 let files: string[];
+let sizes: Map<string, number>;
 
 // A sample with several pages of every list (60 companies, 3 000 usernames): the fixture has one.
 beforeAll(() => {
   dir = makeTempDir("route-table");
   dist = buildSampleDist(dir, 3000);
-  const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { files: { path: string }[] };
+  const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { files: { path: string; size: number }[] };
   files = [...manifest.files.map((f) => f.path), "manifest.json"];
+  sizes = new Map(manifest.files.map((f) => [f.path, f.size]));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the route table", () => {
-  it("knows every file the build writes", () => {
-    expect(files.filter((path) => classifyFile(path) === null)).toEqual([]);
+  it("knows every file the build writes, or it is a variant the rule gives a file it knows", () => {
+    expect(files.filter((path) => classifyFile(path) === null && !isAllowedVariant(path, sizes))).toEqual([]);
+    expect(files.some((path) => classifyFile(path) === null)).toBe(true);
+  });
+
+  it("admits a variant only of a compressible file of the right size", () => {
+    const made = new Map([["api/companies.json", 4096], ["search/live.bin", 4096], ["api/spammers.json", 10], ["no/such.json", 4096]]);
+    const allowed = (path: string) => isAllowedVariant(path, made);
+    expect(["api/companies.json.gz", "api/companies.json.br"].filter(allowed)).toHaveLength(2);
+    expect(["search/live.bin.gz", "search/live.bin.br", "api/spammers.json.br", "no/such.json.gz", "api/none.json.gz"].filter(allowed)).toEqual([]);
   });
 
   it("lists no route or support file the build does not write", () => {
-    const written = new Set(files.map((path) => {
+    const written = new Set(files.filter((path) => classifyFile(path) !== null).map((path) => {
       const known = classifyFile(path)!;
       return "support" in known ? known.support : known.route.id;
     }));
@@ -59,6 +70,14 @@ describe("the route table", () => {
     }
   });
 });
+
+/** A precompressed variant (core/routes/variants.ts) of a file the table knows, which the rule gives that encoding at its size. */
+function isAllowedVariant(path: string, sizeOf: ReadonlyMap<string, number>): boolean {
+  const variant = parseVariantPath(path);
+  const size = variant ? sizeOf.get(variant.original) : undefined;
+  if (!variant || size === undefined || classifyFile(variant.original) === null) return false;
+  return listVariantEncodings(variant.original, size).includes(variant.encoding);
+}
 
 describe("the server and the table", () => {
   it("has a handler only for routes of the table, and every computed route has one", () => {

@@ -10,16 +10,20 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderNginxServer } from "../../core/hosting/nginx.ts";
 import { getPageLinkHeader } from "../../core/routes/page-links.ts";
 import { formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../../core/routes/problem.ts";
+import { createUrlMatcher } from "../../core/routes/match.ts";
 import { ROUTES } from "../../core/routes/table.ts";
 import type { Route } from "../../core/routes/types.ts";
+import { hasVariants, MAX_VARIANT_SIZE, MIN_VARIANT_SIZE } from "../../core/routes/variants.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { BASE_URL, buildSampleDist, makeTempDir, readExampleRequests } from "../helpers/fixture.ts";
-import { findNginx, getFreePort, startNginx, type RunningNginx } from "../helpers/nginx.ts";
+import { findBrotliModule, findNginx, getFreePort, startNginx, type RunningNginx } from "../helpers/nginx.ts";
 
 const routes = ROUTES as readonly Route[];
 /** Pages tried on every paged route: carries, the sample's last overall page (120) and the one after it. */
@@ -27,6 +31,8 @@ const PAGES = ["1", "2", "3", "9", "10", "11", "19", "20", "99", "100", "101", "
 const COMPARED_HEADERS = ["content-type", "cache-control", "access-control-allow-origin", "x-content-type-options", "content-security-policy", "link"];
 const nginx = findNginx();
 if (!nginx && process.env.CI === "true") throw new Error("nginx is not installed: .ci/run installs nginx-light; this test must not be skipped under CI");
+const brotliModule = findBrotliModule();
+if (nginx && !brotliModule && process.env.CI === "true") throw new Error("nginx's brotli static module is not installed: .ci/run installs libnginx-mod-http-brotli-static");
 
 interface Answer {
   status: number;
@@ -49,6 +55,21 @@ function isSame(a: Answer, b: Answer): boolean {
   return a.body.equals(b.body);
 }
 
+/** A GET with exactly this Accept-Encoding (none when empty), the body as it came: fetch would decode it. */
+function getRaw(base: string, path: string, acceptEncoding: string, extra: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}), ...extra };
+    request(base + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
 describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
   let dir: string;
   let root: string;
@@ -67,7 +88,10 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     const port = await getFreePort();
     mkdirSync(join(dir, "nginx"));
     // The dist link, as the README tells operators: nginx follows it to the build per request.
-    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: dist, listen: `127.0.0.1:${port}`, baseUrl: BASE_URL }), port);
+    // With the brotli module where it is installed: every comparison below then also proves the
+    // variants decode to the live server's answer (fetch asks for gzip and br, and decodes them).
+    const brotli = brotliModule !== null;
+    host = await startNginx(nginx!, join(dir, "nginx"), renderNginxServer({ root: dist, listen: `127.0.0.1:${port}`, baseUrl: BASE_URL, brotli }), port, { modules: brotli ? [brotliModule] : [] });
     live = await startServer({ dist, port: 0, host: "127.0.0.1" });
     const proxiedPort = await getFreePort();
     mkdirSync(join(dir, "nginx-upstream"));
@@ -155,6 +179,44 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     expect((await get(host.url, "/api/chat/zz_none/badge.svg")).headers["content-type"]).toBe("image/svg+xml; charset=utf-8");
   });
 
+  it.each(routes.map((r) => [r.id, r] as const))("%s: sends a precompressed variant exactly where the build wrote one", async (_, route) => {
+    const url = examples.get(route.id) ?? route.path;
+    const plain = await getRaw(host.url, url, "");
+    const fromLive = await getRaw(live.url.replace(/\/$/, ""), url, "");
+    if (plain.status !== 200 || !plain.body.equals(fromLive.body)) return; // not a file nginx answers (the comparisons above say why)
+    const size = plain.body.byteLength;
+    // A route's files have variants when the rule gives them some at their size (text of 1 KiB always gains).
+    const expected = hasVariants(route) && size >= MIN_VARIANT_SIZE && size < MAX_VARIANT_SIZE;
+    expect(plain.headers["content-encoding"], "asked for nothing").toBeUndefined();
+    expect(plain.headers.vary, "Vary on a file with variants, whatever was asked").toBe(expected ? "Accept-Encoding" : undefined);
+    for (const [encoding, decode] of [["gzip", gunzipSync], ...(brotliModule ? [["br", brotliDecompressSync] as const] : [])] as const) {
+      const answer = await getRaw(host.url, url, encoding);
+      expect([answer.status, answer.headers["content-type"]], encoding).toEqual([200, plain.headers["content-type"]]);
+      expect(answer.headers["content-encoding"], encoding).toBe(expected ? encoding : undefined);
+      expect(answer.headers.vary, encoding).toBe(expected ? "Accept-Encoding" : undefined);
+      if (!expected) continue;
+      expect(decode(answer.body).equals(fromLive.body), `${encoding} decodes to the live answer`).toBe(true);
+      // Each encoding is its own representation: its own strong ETag, and a 304 for it alone.
+      expect(answer.headers.etag).not.toBe(plain.headers.etag);
+      expect((await getRaw(host.url, url, encoding, { "if-none-match": answer.headers.etag! })).status).toBe(304);
+      expect((await getRaw(host.url, url, encoding, { "if-none-match": plain.headers.etag! })).status).toBe(200);
+    }
+  });
+
+  it("prefers brotli where both are accepted, and serves a variant at its own path as the live server does", async () => {
+    const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as { files: { path: string }[] };
+    // Paths no route's URL matches (a route's own rules, and their declared differences, are the tests' above).
+    const matchRoute = createUrlMatcher();
+    const variants = manifest.files.map((f) => f.path).filter((p) => /\.(json|html|svg)\.(gz|br)$/.test(p) && matchRoute("GET", `/${p}`) === null);
+    expect(variants.length).toBeGreaterThan(0);
+    for (const path of variants.filter((_, i) => i % Math.ceil(variants.length / 20) === 0)) {
+      const [fromHost, fromLive] = await Promise.all([getRaw(host.url, `/${path}`, ""), getRaw(live.url.replace(/\/$/, ""), `/${path}`, "")]);
+      expect([fromHost.status, fromHost.headers["content-type"], fromHost.headers["content-encoding"]], path).toEqual([fromLive.status, fromLive.headers["content-type"], undefined]);
+      expect(fromHost.body.equals(fromLive.body), path).toBe(true);
+    }
+    if (brotliModule) expect((await getRaw(host.url, "/docs", "gzip, br")).headers["content-encoding"]).toBe("br");
+  });
+
   it("maps ?page=N to that page, not to page 1", async () => {
     const page3 = await get(host.url, "/api/companies?page=3");
     expect(page3.status).toBe(200);
@@ -195,6 +257,7 @@ describe("npm run hosting", () => {
     [["nginx", "--root", import.meta.dirname, "--listen", "80"], "is not a build"],
     [["nginx", "--listen", "80"], "--root is required"],
     [["nginx", "--root", ".", "--listen", "80", "--bogus"], "unknown flag --bogus"],
+    [["nginx", "--root", "test/fixtures/broken-report", "--listen", "80"], "build-report.json cannot be read"],
   ])("refuses %j with one line and exit 2", (args, message) => {
     const result = run(...args);
     expect(result.status).toBe(2);

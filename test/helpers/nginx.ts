@@ -5,7 +5,7 @@
  * silent skip (.ci/run installs Debian's nginx-light).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -28,6 +28,12 @@ export async function getFreePort(): Promise<number> {
   });
 }
 
+/** Debian's brotli static module (libnginx-mod-http-brotli-static), or null when it is not installed. */
+export function findBrotliModule(): string | null {
+  const path = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+  return existsSync(path) ? path : null;
+}
+
 export interface RunningNginx {
   url: string;
   /** The master process (its one worker is its child). */
@@ -35,11 +41,18 @@ export interface RunningNginx {
   stop(): void;
 }
 
-/** Starts nginx in the foreground with `serverBlock`; resolves once it answers. */
-export async function startNginx(binary: string, dir: string, serverBlock: string, port: number, options: { connections?: number } = {}): Promise<RunningNginx> {
+/** Starts nginx in the foreground with `serverBlock` (and `modules` loaded); resolves once it answers. */
+export async function startNginx(
+  binary: string,
+  dir: string,
+  serverBlock: string,
+  port: number,
+  options: { modules?: string[]; connections?: number } = {},
+): Promise<RunningNginx> {
   mkdirSync(join(dir, "temp"), { recursive: true });
   const temp = (name: string) => `${name}_temp_path ${join(dir, "temp", name)};`;
   const conf = `# Test configuration: one worker, everything it writes under ${dir}.
+${(options.modules ?? []).map((path) => `load_module ${path};`).join("\n")}
 worker_processes 1;
 ${process.getuid?.() === 0 ? "user root;" : ""}
 pid ${join(dir, "nginx.pid")};

@@ -3,23 +3,20 @@
  * ranges, conditional requests, the precompressed siblings, and files held in memory — each for
  * a file held in memory and for one streamed from disk, in-process and over a real socket.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 
 const DUMP = "/dumps/spammers-latest.csv";
-const COMPANY = "/api/company/alpha-leads";
+/** A file the build writes `.br` and `.gz` beside (README "Compression"). */
+const CARD = "/api/card/alpha-leads.svg";
 
 let fixture: BuiltFixture;
 beforeAll(() => {
   fixture = buildFixture("file-routes");
-  // Siblings as the build writes them beside a compressible file (their bytes decide nothing here).
-  const json = readFileSync(join(fixture.dist, "api/company/alpha-leads.json"));
-  writeFileSync(join(fixture.dist, "api/company/alpha-leads.json.gz"), gzipSync(json));
-  writeFileSync(join(fixture.dist, "api/company/alpha-leads.json.br"), brotliCompressSync(json));
 });
 afterAll(() => fixture.cleanup());
 
@@ -110,13 +107,13 @@ describe.each(CLIENT_KINDS.flatMap((kind) => (["held", "streamed"] as const).map
     });
 
     it("sends the precompressed sibling the client prefers, with Vary, and the file itself to one that takes neither", async () => {
-      const plain = readFileSync(join(fixture.dist, "api/company/alpha-leads.json"));
-      const br = await client.fetch(COMPANY, { headers: { "accept-encoding": "gzip, br" } });
-      const gz = await client.fetch(COMPANY, { headers: { "accept-encoding": "br;q=0, gzip" } });
-      const none = await client.fetch(COMPANY, { headers: { "accept-encoding": "identity" } });
+      const plain = readFileSync(join(fixture.dist, "api/card/alpha-leads.svg"));
+      const br = await client.fetch(CARD, { headers: { "accept-encoding": "gzip, br" } });
+      const gz = await client.fetch(CARD, { headers: { "accept-encoding": "br;q=0, gzip" } });
+      const none = await client.fetch(CARD, { headers: { "accept-encoding": "identity" } });
       expect([br, gz, none].map((r) => r.headers.get("vary"))).toEqual(["accept-encoding", "accept-encoding", "accept-encoding"]);
       expect([br, gz, none].map((r) => r.headers.get("content-encoding"))).toEqual(["br", "gzip", null]);
-      expect([br, gz, none].map((r) => r.headers.get("content-type"))).toEqual(Array(3).fill("application/json; charset=utf-8"));
+      expect([br, gz, none].map((r) => r.headers.get("content-type"))).toEqual(Array(3).fill("image/svg+xml; charset=utf-8"));
       // fetch decodes what it asked for on the socket; in-process answers come as sent.
       const decode = async (res: Response, coding: "br" | "gzip") => {
         const bytes = Buffer.from(await res.arrayBuffer());
@@ -129,17 +126,18 @@ describe.each(CLIENT_KINDS.flatMap((kind) => (["held", "streamed"] as const).map
       // Each representation is its own: its own ETag, revalidated as itself.
       const tags = [br, gz, none].map((r) => r.headers.get("etag"));
       expect(new Set(tags).size).toBe(3);
-      const revalidated = await client.fetch(COMPANY, { headers: { "accept-encoding": "br", "if-none-match": tags[0]! } });
+      const revalidated = await client.fetch(CARD, { headers: { "accept-encoding": "br", "if-none-match": tags[0]! } });
       expect(revalidated.status).toBe(304);
       expect(revalidated.headers.get("vary")).toBe("accept-encoding");
     });
 
-    it("does not look for siblings of a file that is not worth compressing, and has no Vary there", async () => {
-      const res = await client.fetch("/dumps/spammers-latest.csv.gz", { headers: { "accept-encoding": "gzip, br" } });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("content-type")).toBe("application/gzip");
-      expect(res.headers.get("content-encoding")).toBeNull();
-      expect(res.headers.get("vary")).toBeNull();
+    it("never sends a dump's own .csv.gz (a download of gzip members) as the CSV's encoding, nor a variant of a file without one", async () => {
+      for (const path of [DUMP, "/dumps/spammers-latest.csv.gz", "/api/check/spam_king"]) {
+        const res = await client.fetch(path, { headers: { "accept-encoding": "identity;q=0.1, gzip, br" } });
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("content-encoding"), path).toBeNull();
+        expect(res.headers.get("vary"), path).toBeNull();
+      }
     });
   },
 );
