@@ -28,7 +28,8 @@ export interface DeployFigures {
   fullCopySeconds: number;
   first: Measured;
   identical: Measured;
-  oneChange: Measured & { username: string; paths: string[] };
+  /** `changedInBuild`: files new or different in the changed build's manifest (what a deploy must copy). */
+  oneChange: Measured & { username: string; paths: string[]; changedInBuild: number };
   hashAllSeconds: number;
 }
 
@@ -63,9 +64,12 @@ export function measureDeploys(scale: number, options: DeployBenchOptions): Depl
   const changed = join(dir, "one-more-report.sqlite");
   copyFileSync(sample, changed);
   const username = addOneReport(changed);
+  const before = readManifestHashes(dist);
   build(changed);
+  const after = readManifestHashes(dist);
+  const changedInBuild = [...after].filter(([path, hash]) => before.get(path) !== hash).length;
   const paths: string[] = [];
-  const oneChange = { ...timeDeploy(dist, www, (path) => paths.push(path)), username, paths };
+  const oneChange = { ...timeDeploy(dist, www, (path) => paths.push(path)), username, paths, changedInBuild };
 
   settleDisk();
   started = performance.now();
@@ -97,6 +101,12 @@ function addOneReport(db: string): string {
   } finally {
     sql.close();
   }
+}
+
+/** Path → SHA-256 of every file a build's manifest lists. */
+function readManifestHashes(dist: string): Map<string, string> {
+  const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { files: { path: string; sha256: string }[] };
+  return new Map(manifest.files.map((f) => [f.path, f.sha256]));
 }
 
 function listFiles(root: string): string[] {

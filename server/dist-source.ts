@@ -15,7 +15,9 @@ import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
 import type { FingerprintIndex } from "../core/fingerprint/index.ts";
+import { LRUCache } from "lru-cache";
 import { FileStore, type FileStoreOptions } from "./file-store.ts";
+import type { PreparedAnswer } from "./respond.ts";
 import { createFingerprintMatching, type FingerprintMatching, type MatchCache } from "./fingerprint-matching.ts";
 import { loadSearchState, type SearchState } from "./search-state.ts";
 
@@ -52,7 +54,12 @@ export interface BuildState {
   files: FileStore;
   /** `as_of` as an HTTP date: every file's `Last-Modified`. */
   lastModified: string;
+  /** Computed answers that are the same until the next build (list pages), bounded in bytes. */
+  answers: LRUCache<string, PreparedAnswer>;
 }
+
+/** Bytes of computed list pages a build keeps (a page of 200 items is about 40 KB). */
+const ANSWER_CACHE_BYTES = 16 << 20;
 
 /** How often, at most, a request checks whether `dist` points at a new build. */
 const RECHECK_MS = 250;
@@ -163,6 +170,7 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     search,
     files: new FileStore(root, options.fileStore),
     lastModified: new Date(report.as_of).toUTCString(),
+    answers: new LRUCache<string, PreparedAnswer>({ maxSize: ANSWER_CACHE_BYTES, sizeCalculation: (a) => a.body.byteLength + 512 }),
   };
 }
 

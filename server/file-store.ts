@@ -45,6 +45,12 @@ export interface StoredFile {
 /** What each held entry costs beside its bytes (the entry, its key, its headers), for the budget. */
 const ENTRY_OVERHEAD = 512;
 
+/**
+ * Reads of a streamed file: four times Node's default, fewer chunks through the socket for the
+ * same bytes (a download of the weekly dump is hundreds of them), still constant memory.
+ */
+const STREAM_CHUNK_BYTES = 256 * 1024;
+
 /** Large files' entries (no bytes) are few; this bounds them anyway. */
 const MAX_STREAMED_ENTRIES = 4096;
 
@@ -95,7 +101,7 @@ export class FileStore {
    */
   async openStream(file: StoredFile, range?: { start: number; end: number }): Promise<Readable> {
     const handle = await open(join(this.root, file.path));
-    return handle.createReadStream({ ...range, highWaterMark: 64 * 1024 });
+    return handle.createReadStream({ ...range, highWaterMark: STREAM_CHUNK_BYTES });
   }
 
   /** Bytes held in memory now. */

@@ -5,6 +5,7 @@
  * problem+json (DESIGN "Errors").
  */
 import { createHash } from "node:crypto";
+import { FastResponse } from "srvx";
 
 import type { FieldError } from "../core/routes/schemas.ts";
 import { NOT_FOUND_DETAIL, formatProblem } from "../core/routes/problem.ts";
@@ -111,4 +112,37 @@ export function sendInvalid(request: Request, errors: FieldError[], status = 422
  */
 export function sendRedirect(location: string, cacheControl: string): Response {
   return new Response(null, { status: 301, headers: { location, "cache-control": cacheControl, "content-length": "0" } });
+}
+
+/**
+ * A computed answer kept for the build's life (a list page: the same query gives the same bytes
+ * until the next build): its body, ETag and headers made once, sent like a held file.
+ */
+export interface PreparedAnswer {
+  body: Buffer;
+  etag: string;
+  headers: [string, string][];
+}
+
+export function prepareJson(json: string, options: { cacheControl: string; headers?: Record<string, string> }): PreparedAnswer {
+  const body = Buffer.from(json);
+  const etag = getStrongEtag(body);
+  const headers: [string, string][] = [
+    ...PUBLIC_ENTRIES,
+    ["content-type", "application/json; charset=utf-8"],
+    ["content-length", String(body.byteLength)],
+    ["etag", etag],
+    ["cache-control", options.cacheControl],
+    ...Object.entries(options.headers ?? {}),
+  ];
+  return { body, etag, headers };
+}
+
+export function sendPrepared(request: Request, answer: PreparedAnswer): Response {
+  if (matchesEtag(request.headers.get("if-none-match"), answer.etag)) {
+    const kept = answer.headers.filter(([name]) => name !== "content-type" && name !== "content-length");
+    return markPublicHeaders(new FastResponse(null, { status: 304, headers: kept }));
+  }
+  const body = request.method === "HEAD" ? null : (answer.body as unknown as BodyInit);
+  return markPublicHeaders(new FastResponse(body, { headers: answer.headers }));
 }

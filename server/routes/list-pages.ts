@@ -11,7 +11,7 @@ import { fillTemplate } from "../../core/routes/templates.ts";
 import type { SpammerItem } from "../../core/spammer-item.ts";
 import type { BuildState, SpammerList } from "../dist-source.ts";
 import { readBuildFile, readStoredBytes } from "../files.ts";
-import { FIVE_MINUTES, sendJson } from "../respond.ts";
+import { FIVE_MINUTES, prepareJson, sendPrepared, type PreparedAnswer } from "../respond.ts";
 import type { RouteContext } from "./context.ts";
 import { serveRouteFile } from "./static.ts";
 
@@ -30,11 +30,34 @@ export interface PageAnswer<T> {
 
 /** One page of a list, as the build writes its page files (same keys, same order), with its Link header. */
 export function sendListPage<T>(request: Request, state: BuildState, { list, query }: ListRequest, { data, total, page, limit }: PageAnswer<T>): Response {
+  return sendPrepared(request, prepareListPage(state, { list, query }, { data, total, page, limit }));
+}
+
+function prepareListPage<T>(state: BuildState, { list, query }: ListRequest, { data, total, page, limit }: PageAnswer<T>): PreparedAnswer {
   const pages = Math.ceil(total / limit);
   const given: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) if (value !== undefined) given[name] = encodeURIComponent(value);
   const link = getPageLinkHeader(state.urls.base, { list, query: given }, page, pages);
-  return sendJson(request, { data, total, page, pages }, { cacheControl: FIVE_MINUTES, headers: link === null ? undefined : { link } });
+  return prepareJson(JSON.stringify({ data, total, page, pages }), { cacheControl: FIVE_MINUTES, headers: link === null ? undefined : { link } });
+}
+
+/**
+ * A list page answered from the build's answer cache when the same query was answered before
+ * (the same bytes until the next build), else computed by `compute` and kept.
+ */
+export async function sendCachedListPage<T>(
+  request: Request,
+  state: BuildState,
+  listRequest: ListRequest & { page: number },
+  compute: () => PageAnswer<T> | Promise<PageAnswer<T>>,
+): Promise<Response> {
+  const key = JSON.stringify([listRequest.list, listRequest.page, listRequest.query]);
+  let prepared = state.answers.get(key);
+  if (!prepared) {
+    prepared = prepareListPage(state, listRequest, await compute());
+    state.answers.set(key, prepared);
+  }
+  return sendPrepared(request, prepared);
 }
 
 const SPAMMER_PAGES = getRoute("getSpammerListPage").file!;

@@ -7,7 +7,7 @@ import { sendInvalid } from "../respond.ts";
 import { QueryReader } from "../query.ts";
 import { readCheckResult } from "./check.ts";
 import type { RouteContext } from "./context.ts";
-import { readRankedSpammers, sendListPage } from "./list-pages.ts";
+import { readRankedSpammers, sendCachedListPage, sendListPage } from "./list-pages.ts";
 
 export async function listSpammers({ request, url, state }: RouteContext): Promise<Response> {
   const query = new QueryReader(url.searchParams);
@@ -30,6 +30,8 @@ export async function listSpammers({ request, url, state }: RouteContext): Promi
     return sendListPage(request, state, list, { data: found.slice(start, start + limit), total: found.length, page, limit });
   }
   const ranked = category ? state.spammersByCategory.get(category)! : state.spammers;
-  const data = await readRankedSpammers(state, ranked, category, start, start + limit);
-  return sendListPage(request, state, list, { data, total: ranked.total, page, limit });
+  return sendCachedListPage(request, state, { ...list, page }, async () => {
+    const data = await readRankedSpammers(state, ranked, category, start, start + limit);
+    return { data, total: ranked.total, page, limit };
+  });
 }
