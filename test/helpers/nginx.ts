@@ -2,7 +2,7 @@
  * A real nginx for the hosting tests: the generated `server { }` block inside a minimal
  * `http { }` (no mime.types: the block must set its own types), on a free loopback port, with
  * every path nginx writes in a temporary folder. Under CI a missing nginx is a failure, never a
- * silent skip (.ci/run installs Debian's nginx-light).
+ * silent skip (scripts/install-test-servers.sh installs Debian's nginx-light).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";

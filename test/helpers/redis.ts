@@ -2,7 +2,7 @@
  * A real redis-server for the tests of servers that share their limits and match cache: on a
  * free loopback port, with no persistence (no RDB snapshot, no append-only file) and its working
  * folder in a temporary folder. Under CI a missing redis-server is a failure, never a silent skip
- * (.ci/run installs Debian's redis-server).
+ * (scripts/install-test-servers.sh installs Debian's redis-server).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
