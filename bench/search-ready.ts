@@ -7,14 +7,13 @@
  * benchmark's (100 000 entities, 1 000 000 usernames), written exactly as the search emitter
  * writes them; the same server on the small build, indexes untouched, is the baseline.
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { buildDist } from "../build/build.ts";
 import { DEFAULT_AS_OF, generateSample } from "../data/sample/generate.ts";
 import { loadSearchState, SEARCH_INDEX_PATHS } from "../server/search-state.ts";
+import { readRssBytes, startServeProcess } from "../test/helpers/serve-process.ts";
 
-const ROOT = resolve(import.meta.dirname, "..");
 
 export interface SearchIndexFiles {
   global: string;
@@ -56,20 +55,8 @@ export async function measureServerReady(workDir: string, files: SearchIndexFile
 /** Starts `cli/serve.ts` on a free port and polls both search routes until they answer 200. */
 async function timeServerStart(dist: string): Promise<{ ms: number; rssBytes: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "cli/serve.ts", "--dist", dist, "--port", "0", "--host", "127.0.0.1"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const { child, url } = await startServeProcess(dist);
   try {
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      let output = "";
-      child.stdout.on("data", (chunk) => {
-        output += chunk;
-        const match = /at (http:\/\/\S+)/.exec(output);
-        if (match) resolveUrl(match[1]!);
-      });
-      child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening: ${output}`)));
-    });
     for (const path of ["api/search?q=crypto", "api/search/global?q=crypto"]) {
       for (;;) {
         const res = await fetch(new URL(path, url));
@@ -80,7 +67,7 @@ async function timeServerStart(dist: string): Promise<{ ms: number; rssBytes: nu
       }
     }
     const ms = performance.now() - started;
-    return { ms, rssBytes: readRss(child.pid!) };
+    return { ms, rssBytes: readRssBytes(child.pid!) };
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
@@ -88,13 +75,3 @@ async function timeServerStart(dist: string): Promise<{ ms: number; rssBytes: nu
   }
 }
 
-/** Resident set of a process, from /proc (Linux); 0 where that is not available. */
-function readRss(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /VmRSS:\s+(\d+) kB/.exec(status);
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}

@@ -4,7 +4,7 @@
  * the kernel's RSS figures of a server process. Loopback only, bounded in time and count.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readRssBytes } from "../test/helpers/serve-process.ts";
 
 export interface WrkFigures {
   perSecond: number;
@@ -59,15 +59,6 @@ export async function runDownloads(url: string, pid: number, options: { concurre
   }
   const seconds = (performance.now() - started) / 1000;
   return { perSecond: (options.concurrency * options.rounds) / seconds, rssGrowthBytes: Math.max(0, peak - before) };
-}
-
-export function readRssBytes(pid: number): number {
-  try {
-    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return Number(kib ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
 }
 
 export function listChildren(pid: number): number[] {

@@ -5,19 +5,18 @@
  * the server's RSS, and the live server's ready time and RSS. wrk makes the load (Debian's `wrk`),
  * curl the downloads; both only on loopback, bounded in time.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { buildDist } from "../build/build.ts";
 import { renderNginxServer } from "../core/hosting/nginx.ts";
 import { generateSample } from "../data/sample/generate.ts";
 import { findNginx, getFreePort, startNginx } from "../test/helpers/nginx.ts";
+import { readRssBytes, startServeProcess } from "../test/helpers/serve-process.ts";
 import type { BenchRow } from "./build.ts";
 import { measureDeploys, toDeployRows } from "./deploy.ts";
-import { listChildren, readRssBytes, runDownloads, runWrk, type WrkFigures } from "./serve-load.ts";
-
-const ROOT = resolve(import.meta.dirname, "..");
+import { listChildren, runDownloads, runWrk, type WrkFigures } from "./serve-load.ts";
 
 export interface ServeBenchOptions {
   /** Usernames of the dist the routes and downloads are measured on. */
@@ -49,7 +48,6 @@ export interface ReadyFigures {
 
 /** Cores: the servers on the first, wrk and curl on the second (when there are two). */
 const PIN = availableParallelism() >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-const pinned = (core: number, command: string, args: string[]) => (PIN ? ["taskset", ["-c", String(core), command, ...args]] : [command, args]) as [string, string[]];
 
 export async function runServeBench(options: ServeBenchOptions & { readyScale: number; sampleDir: string }): Promise<BenchRow[]> {
   const rows = toServeRows(await measureServing(options));
@@ -169,28 +167,17 @@ interface LiveServer {
 /** `npm run serve` as an operator runs it (one process), timed from spawn to its first answer. */
 export async function startLive(dist: string): Promise<LiveServer> {
   const started = performance.now();
-  const [command, args] = pinned(0, process.execPath, ["--import", "tsx", "cli/serve.ts", "--dist", dist, "--port", "0", "--host", "127.0.0.1"]);
-  const child: ChildProcess = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  const stop = () => child.kill("SIGTERM");
+  const server = await startServeProcess(dist, { wrap: PIN ? ["taskset", "-c", "0"] : [] });
   try {
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      let output = "";
-      child.stdout!.on("data", (chunk) => {
-        output += String(chunk);
-        const found = /at (http:\/\/\S+)/.exec(output);
-        if (found) resolveUrl(found[1]!.replace(/\/$/, ""));
-      });
-      child.once("exit", (code) => reject(new Error(`the live server exited (${code}) before listening: ${output}`)));
-    });
     // Ready: the build is loaded and a request answered (the server listens before it has loaded).
-    const res = await fetch(`${url}/build-report.json`);
+    const res = await fetch(`${server.url}/build-report.json`);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`the live server answered ${res.status} at start`);
     // taskset execs the command: the child is the server itself.
-    const pid = child.pid!;
-    return { url, pid, ready: { seconds: (performance.now() - started) / 1000, rssBytes: readRssBytes(pid) }, stop };
+    const pid = server.child.pid!;
+    return { url: server.url, pid, ready: { seconds: (performance.now() - started) / 1000, rssBytes: readRssBytes(pid) }, stop: server.stop };
   } catch (error) {
-    stop();
+    server.stop();
     throw error;
   }
 }

@@ -36,8 +36,8 @@ export interface StoredFile {
   etag: string;
   /** The bytes, for a file held in memory; null for one streamed from disk. */
   bytes: Buffer | null;
-  /** Precompressed siblings on disk (`path.br`, `path.gz`), learnt on first use. */
-  encodings?: Promise<Map<Encoding, StoredFile>>;
+  /** Precompressed siblings on disk (`path.br`, `path.gz`), learnt on first use (the map once known). */
+  encodings?: Map<Encoding, StoredFile> | Promise<Map<Encoding, StoredFile>>;
   /** Response headers made for this file, by the route's type and policy (server/send-file.ts). */
   headers: Map<string, [string, string][]>;
 }
@@ -89,8 +89,8 @@ export class FileStore {
    * (core/routes/variants.ts) writes them — never the dumps' `.csv.gz`, a download of its own
    * that is no valid Content-Encoding of the CSV.
    */
-  getEncodings(file: StoredFile): Promise<Map<Encoding, StoredFile>> {
-    file.encodings ??= this.loadEncodings(file.path, listVariantEncodings(file.path, file.size));
+  getEncodings(file: StoredFile): Map<Encoding, StoredFile> | Promise<Map<Encoding, StoredFile>> {
+    file.encodings ??= this.loadEncodings(file.path, listVariantEncodings(file.path, file.size)).then((found) => (file.encodings = found));
     return file.encodings;
   }
 

@@ -58,7 +58,7 @@ export function sendBody(request: Request, body: Uint8Array | string, options: B
  */
 export const PUBLIC_HEADERS = { "access-control-allow-origin": "*", "x-content-type-options": "nosniff" } as const;
 
-const PUBLIC_ENTRIES = Object.entries(PUBLIC_HEADERS);
+export const PUBLIC_ENTRIES: [string, string][] = Object.entries(PUBLIC_HEADERS);
 
 /** Answers made with PUBLIC_HEADERS already in place (files): reading their headers here would rebuild them. */
 const HAS_PUBLIC_HEADERS = new WeakSet<object>();

@@ -18,10 +18,8 @@ import { FastResponse } from "srvx";
 import { pickEncoding } from "../core/http/accept-encoding.ts";
 import type { Encoding } from "../core/routes/variants.ts";
 import { MAX_RANGES, formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
-import { formatProblem } from "../core/routes/problem.ts";
-import { CACHE_CONTROL, MEDIA_TYPES } from "../core/routes/types.ts";
 import type { FileStore, StoredFile } from "./file-store.ts";
-import { PUBLIC_HEADERS, markPublicHeaders, matchesEtag } from "./respond.ts";
+import { PUBLIC_ENTRIES, PUBLIC_HEADERS, markPublicHeaders, matchesEtag, sendProblem } from "./respond.ts";
 
 export interface FileAnswer {
   /** Content-Type. */
@@ -38,50 +36,35 @@ export interface FileAnswer {
 type Headers = [string, string][];
 
 export async function sendStoredFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Promise<Response> {
-  return markPublicHeaders(await answerFile(request, store, file, answer));
-}
-
-async function answerFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Promise<Response> {
   const status = answer.status ?? 200;
   let chosen = file;
   let encoding: Encoding | null = null;
   let varies = false;
   if (status === 200) {
-    const encodings = await store.getEncodings(file);
+    const known = store.getEncodings(file);
+    const encodings = known instanceof Map ? known : await known;
     varies = encodings.size > 0;
     // Ranges are of the file itself, whose size and hash the manifest and the dump index
     // publish, never of a compressed form of it: a resumed download must fit the part it has.
     const ranged = request.headers.has("range");
-    encoding = varies && !ranged ? pickEncoding(request.headers.get("accept-encoding"), [...encodings.keys()]) : null;
+    encoding = varies && !ranged ? pickEncoding(request.headers.get("accept-encoding"), encodings) : null;
     if (encoding) chosen = encodings.get(encoding)!;
   }
   const headers = getHeaders(chosen, answer, encoding, varies);
   const isHead = request.method === "HEAD";
   if (status === 200 && matchesEtag(request.headers.get("if-none-match"), chosen.etag)) {
-    return new FastResponse(null, { status: 304, headers: headers.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)) });
+    return fileResponse(null, { status: 304, headers: headers.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)) });
   }
   const range = status === 200 && !isHead ? readRange(request, chosen, answer) : null;
   if (range?.kind === "unsatisfiable") {
     const detail = `No range asked for starts within the file's ${chosen.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
-    const body = formatProblem(416, detail);
-    return new FastResponse(body, {
-      status: 416,
-      headers: [
-        ...PUBLIC_ENTRIES,
-        ["content-type", MEDIA_TYPES.problem],
-        ["content-length", String(Buffer.byteLength(body))],
-        ["cache-control", CACHE_CONTROL.none],
-        ["content-range", formatContentRange(null, chosen.size)],
-        ["accept-ranges", "bytes"],
-      ],
-    });
+    return sendProblem(request, 416, detail, { headers: { "content-range": formatContentRange(null, chosen.size), "accept-ranges": "bytes" } });
   }
   if (range?.kind === "partial") return await sendRanges(store, chosen, headers, range.ranges, answer.type);
-  if (isHead) return new FastResponse(null, { status, headers });
-  return new FastResponse(toBody(chosen.bytes ?? (await store.openStream(chosen))), { status, headers });
+  if (isHead) return fileResponse(null, { status, headers });
+  return fileResponse(toBody(chosen.bytes ?? (await store.openStream(chosen))), { status, headers });
 }
 
-const PUBLIC_ENTRIES = Object.entries(PUBLIC_HEADERS);
 const NOT_MODIFIED_HEADERS = new Set(["etag", "cache-control", "vary", "last-modified", "content-location", ...Object.keys(PUBLIC_HEADERS)]);
 
 /** The file's answer headers for this kind of answer, made once. */
@@ -120,7 +103,7 @@ async function sendRanges(store: FileStore, file: StoredFile, headers: Headers, 
   const base = headers.filter(([name]) => name !== "content-length" && name !== "content-type");
   if (ranges.length === 1) {
     const range = ranges[0]!;
-    return new FastResponse(toBody(file.bytes?.subarray(range.start, range.end + 1) ?? (await store.openStream(file, range))), {
+    return fileResponse(toBody(file.bytes?.subarray(range.start, range.end + 1) ?? (await store.openStream(file, range))), {
       status: 206,
       headers: [...base, ["content-type", type], ["content-range", formatContentRange(range, file.size)], ["content-length", String(range.end - range.start + 1)]],
     });
@@ -140,7 +123,7 @@ async function sendRanges(store: FileStore, file: StoredFile, headers: Headers, 
     }
     yield tail;
   }
-  return new FastResponse(toBody(Readable.from(parts())), {
+  return fileResponse(toBody(Readable.from(parts())), {
     status: 206,
     headers: [...base, ["content-type", `multipart/byteranges; boundary=${boundary}`], ["content-length", String(length)]],
   });
@@ -152,4 +135,9 @@ async function sendRanges(store: FileStore, file: StoredFile, headers: Headers, 
  */
 function toBody(body: Readable | Buffer): BodyInit {
   return body as unknown as BodyInit;
+}
+
+/** A file's answer, its headers (CORS and nosniff among them) complete as made. */
+function fileResponse(body: BodyInit | null, init: { status?: number; headers: Headers }): Response {
+  return markPublicHeaders(new FastResponse(body, init));
 }

@@ -10,13 +10,14 @@
 
 import { ENCODINGS, type Encoding } from "../routes/variants.ts";
 
-export function pickEncoding(header: string | null | undefined, available: readonly Encoding[]): Encoding | null {
-  if (!header || available.length === 0) return null;
+/** `available`: the codings a file has (a set, or a map keyed by coding, as the file store keeps them). */
+export function pickEncoding(header: string | null | undefined, available: { has(encoding: Encoding): boolean; readonly size: number }): Encoding | null {
+  if (!header || available.size === 0) return null;
   const weights = readWeights(header);
   let best: Encoding | null = null;
   let bestWeight = 0;
   for (const encoding of ENCODINGS) {
-    if (!available.includes(encoding)) continue;
+    if (!available.has(encoding)) continue;
     const weight = weights.get(encoding) ?? weights.get("*") ?? 0;
     if (weight > bestWeight) {
       best = encoding;
