@@ -18,6 +18,8 @@ import type { FingerprintIndex } from "../core/fingerprint/index.ts";
 import { LRUCache } from "lru-cache";
 import { FileStore, type FileStoreOptions } from "./file-store.ts";
 import type { PreparedAnswer } from "./respond.ts";
+import { createKnownAnswers, type KnownAnswer } from "./known-answers.ts";
+import type { FileAnswer } from "./send-file.ts";
 import { createFingerprintMatching, type FingerprintMatching, type MatchCache } from "./fingerprint-matching.ts";
 import { loadSearchState, type SearchState } from "./search-state.ts";
 
@@ -56,6 +58,10 @@ export interface BuildState {
   lastModified: string;
   /** Computed answers that are the same until the next build (list pages), bounded in bytes. */
   answers: LRUCache<string, PreparedAnswer>;
+  /** Where each URL's answer lives, once it was answered (server/known-answers.ts). */
+  known: LRUCache<string, KnownAnswer>;
+  /** The answer objects of the file routes, one per route and status (server/files.ts). */
+  fileAnswers: Map<string, FileAnswer>;
 }
 
 /** Bytes of computed list pages a build keeps (a page of 200 items is about 40 KB). */
@@ -87,7 +93,9 @@ export interface BuildStateOptions {
 export class DistSource {
   private readonly path: string;
   private link: string | null = null;
-  private state: Promise<BuildState>;
+  private state!: Promise<BuildState>;
+  /** The state `state` resolved to, once it has; null while a build loads. */
+  private loaded: BuildState | null = null;
   private checkedAt = 0;
   private readonly options: BuildStateOptions;
 
@@ -95,29 +103,52 @@ export class DistSource {
     this.path = resolve(distPath);
     this.options = options;
     this.link = this.readLink();
-    this.state = this.load();
+    this.setState(this.load());
     // Surface a broken dist at start-up rather than on the first request.
     this.state.catch(() => {});
   }
 
   /** The current build's state; switches to a newly published build first if there is one. */
   current(): Promise<BuildState> {
-    const now = performance.now();
-    if (now - this.checkedAt >= RECHECK_MS) {
-      this.checkedAt = now;
-      const link = this.readLink();
-      if (link !== this.link) {
-        this.link = link;
-        const previous = this.state;
-        const next = this.load();
-        // A half-published or broken build must not take the server down: keep the old one.
-        this.state = next.catch((error) => {
-          process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
-          return previous;
-        });
-      }
-    }
+    this.checkLink();
     return this.state;
+  }
+
+  /**
+   * The current build's state when it is loaded, without a promise (the hot path); null while a
+   * build is loading, when current() must be awaited.
+   */
+  currentNow(): BuildState | null {
+    this.checkLink();
+    return this.loaded;
+  }
+
+  private checkLink(): void {
+    const now = performance.now();
+    if (now - this.checkedAt < RECHECK_MS) return;
+    this.checkedAt = now;
+    const link = this.readLink();
+    if (link === this.link) return;
+    this.link = link;
+    const previous = this.state;
+    // A half-published or broken build must not take the server down: keep the old one.
+    this.setState(
+      this.load().catch((error) => {
+        process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
+        return previous;
+      }),
+    );
+  }
+
+  private setState(state: Promise<BuildState>): void {
+    this.state = state;
+    this.loaded = null;
+    state.then(
+      (loaded) => {
+        if (this.state === state) this.loaded = loaded;
+      },
+      () => {},
+    );
   }
 
   private load(): Promise<BuildState> {
@@ -171,6 +202,8 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     files: new FileStore(root, options.fileStore),
     lastModified: new Date(report.as_of).toUTCString(),
     answers: new LRUCache<string, PreparedAnswer>({ maxSize: ANSWER_CACHE_BYTES, sizeCalculation: (a) => a.body.byteLength + 512 }),
+    known: createKnownAnswers(),
+    fileAnswers: new Map(),
   };
 }
 

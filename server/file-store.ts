@@ -28,6 +28,9 @@ export interface FileStoreOptions {
 /** Held by default: the whole default sample's files, and the lists and top pages of a 1M build. */
 export const DEFAULT_FILE_STORE: FileStoreOptions = { memoryBytes: 64 << 20, maxMemoryFileBytes: 1 << 20 };
 
+/** A file's answer headers for one answer: the file as it is, and each precompressed sibling. */
+export type HeaderSet = Partial<Record<Encoding | "identity", [string, string][]>>;
+
 export interface StoredFile {
   /** Path inside the build. */
   path: string;
@@ -38,8 +41,8 @@ export interface StoredFile {
   bytes: Buffer | null;
   /** Precompressed siblings on disk (`path.br`, `path.gz`), learnt on first use (the map once known). */
   encodings?: Map<Encoding, StoredFile> | Promise<Map<Encoding, StoredFile>>;
-  /** Response headers made for this file, by the route's type and policy (server/send-file.ts). */
-  headers: Map<string, [string, string][]>;
+  /** Response headers made for this file, by answer (server/send-file.ts). */
+  headers: Map<string, HeaderSet>;
 }
 
 /** What each held entry costs beside its bytes (the entry, its key, its headers), for the budget. */

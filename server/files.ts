@@ -8,7 +8,7 @@ import { EMBED_CSP_HEADER } from "../core/embed-policy.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../core/routes/types.ts";
 import type { BuildState } from "./dist-source.ts";
 import type { StoredFile } from "./file-store.ts";
-import { sendStoredFile } from "./send-file.ts";
+import { sendStoredFile, type FileAnswer } from "./send-file.ts";
 
 /** Content types of files served at their own path, by extension (the table's media types where it has one). */
 const TYPES: Record<string, string> = {
@@ -64,24 +64,42 @@ export async function readStoredBytes(state: BuildState, file: StoredFile): Prom
 }
 
 /** A file served at its own path: type by extension. */
-export function sendFile(request: Request, state: BuildState, file: StoredFile): Promise<Response> {
-  return sendStoredFile(request, state.files, file, {
-    type: getContentType(file.path),
-    cacheControl: NO_CACHE.has(file.path) ? CACHE_CONTROL.revalidate : CACHE_CONTROL.public,
+export function sendFile(request: Request, state: BuildState, file: StoredFile): Response | Promise<Response> {
+  const type = getContentType(file.path);
+  const cache = NO_CACHE.has(file.path) ? "revalidate" : "public";
+  const embed = file.path.startsWith("embed/");
+  return sendStoredFile(request, state.files, file, getFileAnswer(state, `${type} ${cache} ${embed}`, () => ({
+    type,
+    cacheControl: CACHE_CONTROL[cache],
     lastModified: state.lastModified,
-    extra: file.path.startsWith("embed/") ? EMBED_HEADERS : undefined,
-  });
+    extra: embed ? EMBED_HEADERS : undefined,
+  })));
 }
 
 /** A route's file: the table's media type and cache policy (a 404 page is not cached). */
-export function sendRouteFile(request: Request, state: BuildState, route: Route, file: StoredFile, status = 200): Promise<Response> {
-  return sendStoredFile(request, state.files, file, {
+export function sendRouteFile(request: Request, state: BuildState, route: Route, file: StoredFile, status = 200): Response | Promise<Response> {
+  return sendStoredFile(request, state.files, file, getRouteAnswer(state, route, status));
+}
+
+/** How a route answers with a file of this status, in this build. */
+export function getRouteAnswer(state: BuildState, route: Route, status = 200): FileAnswer {
+  return getFileAnswer(state, status === 200 ? route.id : `${route.id} ${status}`, () => ({
     status,
     type: MEDIA_TYPES[route.media],
     cacheControl: status === 200 ? CACHE_CONTROL[route.cache] : CACHE_CONTROL.none,
     lastModified: state.lastModified,
     extra: route.id === "getEmbed" ? EMBED_HEADERS : undefined,
-  });
+  }));
+}
+
+/**
+ * One answer object per kind of file answer and build: a file's headers are made once per
+ * answer (server/send-file.ts), and a URL's known answer points at it (server/known-answers.ts).
+ */
+function getFileAnswer(state: BuildState, key: string, make: () => FileAnswer): FileAnswer {
+  let answer = state.fileAnswers.get(key);
+  if (!answer) state.fileAnswers.set(key, (answer = make()));
+  return answer;
 }
 
 const EMBED_HEADERS = { "content-security-policy": EMBED_CSP_HEADER } as const;

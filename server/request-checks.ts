@@ -6,6 +6,7 @@
 import type { H3Event } from "h3";
 import { BAD_ENCODING_DETAIL } from "../core/routes/problem.ts";
 import { createProblemError } from "./errors.ts";
+import { PUBLIC_HEADERS } from "./respond.ts";
 import { getTableMatch } from "./table-match.ts";
 
 /**
@@ -38,7 +39,7 @@ export function checkMethod(event: H3Event): Response | undefined {
   if (method === "OPTIONS") {
     return new Response(null, {
       status: 204,
-      headers: { allow, "access-control-allow-methods": allow, "access-control-allow-headers": "content-type, if-none-match", "access-control-max-age": "86400" },
+      headers: { ...PUBLIC_HEADERS, allow, "access-control-allow-methods": allow, "access-control-allow-headers": "content-type, if-none-match", "access-control-max-age": "86400" },
     });
   }
   throw createProblemError(405, `${method} is not allowed here; use ${methods.join(" or ")}.`, { allow });

@@ -1,7 +1,7 @@
 /**
  * Building responses. Every body read with GET or HEAD gets a strong ETag from its bytes (so
- * 304s work the same for files and computed answers), every body `X-Content-Type-Options:
- * nosniff`, and HEAD gets headers only. Errors that the reference does not shape are RFC 9457
+ * 304s work the same for files and computed answers), every answer CORS and
+ * `X-Content-Type-Options: nosniff`, and HEAD gets headers only. Errors that the reference does not shape are RFC 9457
  * problem+json (DESIGN "Errors").
  */
 import { createHash } from "node:crypto";
@@ -36,7 +36,7 @@ export function sendBody(request: Request, body: Uint8Array | string, options: B
   const bytes = typeof body === "string" ? Buffer.from(body) : body;
   const headers = new Headers(options.headers);
   headers.set("content-type", options.type);
-  headers.set("x-content-type-options", "nosniff");
+  for (const [name, value] of PUBLIC_ENTRIES) headers.set(name, value);
   if (options.cacheControl) headers.set("cache-control", options.cacheControl);
   const status = options.status ?? 200;
   // ETags serve conditional reads; the answer to a POST is not a representation to revalidate.
@@ -54,7 +54,9 @@ export function sendBody(request: Request, body: Uint8Array | string, options: B
 
 /**
  * What every answer gets, files, computed answers and problems alike: CORS for the public API
- * (DESIGN "CORS") and nosniff, which sendBody already set on all but the bodiless preflight.
+ * (DESIGN "CORS") and nosniff. Every answer is made with them (an error's problem too, which
+ * h3's onError hook answers past any middleware); setPublicHeaders adds them to an answer of a
+ * route that lacks them, as a net.
  */
 export const PUBLIC_HEADERS = { "access-control-allow-origin": "*", "x-content-type-options": "nosniff" } as const;
 
@@ -111,7 +113,7 @@ export function sendInvalid(request: Request, errors: FieldError[], status = 422
  * Cached like the route's answers, not for ever: a later build may give a name to another company.
  */
 export function sendRedirect(location: string, cacheControl: string): Response {
-  return new Response(null, { status: 301, headers: { location, "cache-control": cacheControl, "content-length": "0" } });
+  return new Response(null, { status: 301, headers: { ...PUBLIC_HEADERS, location, "cache-control": cacheControl, "content-length": "0" } });
 }
 
 /**
@@ -139,10 +141,15 @@ export function prepareJson(json: string, options: { cacheControl: string; heade
 }
 
 export function sendPrepared(request: Request, answer: PreparedAnswer): Response {
+  return markPublicHeaders(answerPrepared(request, answer));
+}
+
+/** sendPrepared's answer unmarked (server/known-answers.ts). */
+export function answerPrepared(request: Request, answer: PreparedAnswer): Response {
   if (matchesEtag(request.headers.get("if-none-match"), answer.etag)) {
     const kept = answer.headers.filter(([name]) => name !== "content-type" && name !== "content-length");
-    return markPublicHeaders(new FastResponse(null, { status: 304, headers: kept }));
+    return new FastResponse(null, { status: 304, headers: kept });
   }
   const body = request.method === "HEAD" ? null : (answer.body as unknown as BodyInit);
-  return markPublicHeaders(new FastResponse(body, { headers: answer.headers }));
+  return new FastResponse(body, { headers: answer.headers });
 }

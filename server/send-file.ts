@@ -19,6 +19,7 @@ import { pickEncoding } from "../core/http/accept-encoding.ts";
 import type { Encoding } from "../core/routes/variants.ts";
 import { MAX_RANGES, formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
 import type { FileStore, StoredFile } from "./file-store.ts";
+import { markKnown, type KnownAnswer } from "./known-answers.ts";
 import { PUBLIC_ENTRIES, PUBLIC_HEADERS, markPublicHeaders, matchesEtag, sendProblem } from "./respond.ts";
 
 export interface FileAnswer {
@@ -27,52 +28,73 @@ export interface FileAnswer {
   cacheControl: string;
   /** `Last-Modified`, an HTTP date. */
   lastModified: string;
-  /** More headers (the embeds' CSP). */
+  /** More headers (the embeds' CSP, a list page's Link). */
   extra?: Readonly<Record<string, string>>;
   /** 200, or 404 for a not-found page sent as a file. */
   status?: number;
+  /** Names this answer's headers among a file's header sets (getAnswerKey): made once per answer. */
+  key?: string;
 }
 
 type Headers = [string, string][];
 
-export async function sendStoredFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Promise<Response> {
-  const status = answer.status ?? 200;
-  let chosen = file;
-  let encoding: Encoding | null = null;
-  let varies = false;
-  if (status === 200) {
-    const known = store.getEncodings(file);
-    const encodings = known instanceof Map ? known : await known;
-    varies = encodings.size > 0;
-    // Ranges are of the file itself, whose size and hash the manifest and the dump index
-    // publish, never of a compressed form of it: a resumed download must fit the part it has.
-    const ranged = request.headers.has("range");
-    encoding = varies && !ranged ? pickEncoding(request.headers.get("accept-encoding"), encodings) : null;
-    if (encoding) chosen = encodings.get(encoding)!;
-  }
-  const headers = getHeaders(chosen, answer, encoding, varies);
-  const isHead = request.method === "HEAD";
-  if (status === 200 && matchesEtag(request.headers.get("if-none-match"), chosen.etag)) {
-    return fileResponse(null, { status: 304, headers: headers.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)) });
-  }
-  const range = status === 200 && !isHead ? readRange(request, chosen, answer) : null;
-  if (range?.kind === "unsatisfiable") {
-    const detail = `No range asked for starts within the file's ${chosen.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
-    return sendProblem(request, 416, detail, { headers: { "content-range": formatContentRange(null, chosen.size), "accept-ranges": "bytes" } });
-  }
-  if (range?.kind === "partial") return await sendRanges(store, chosen, headers, range.ranges, answer.type);
-  if (isHead) return fileResponse(null, { status, headers });
-  return fileResponse(toBody(chosen.bytes ?? (await store.openStream(chosen))), { status, headers });
+/**
+ * The answer for `file`: synchronous for a file held in memory whose siblings are known (no
+ * promise, no header made), a promise when something must be read first. The response is
+ * marked as made with the public headers and as the URL's known answer (server/known-answers.ts).
+ */
+export function sendStoredFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Response | Promise<Response> {
+  const known: KnownAnswer = { kind: "file", path: file.path, answer };
+  const response = answerWithFile(request, store, file, answer);
+  return response instanceof Promise ? response.then((made) => markKnown(markPublicHeaders(made), known)) : markKnown(markPublicHeaders(response), known);
 }
 
-const NOT_MODIFIED_HEADERS = new Set(["etag", "cache-control", "vary", "last-modified", "content-location", ...Object.keys(PUBLIC_HEADERS)]);
+/** sendStoredFile's answer unmarked: for a URL whose answer is known already, nothing needs to learn it again. */
+export function answerWithFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Response | Promise<Response> {
+  const status = answer.status ?? 200;
+  const encodings = status === 200 ? store.getEncodings(file) : NO_ENCODINGS;
+  if (!(encodings instanceof Map)) return encodings.then(() => answerWithFile(request, store, file, answer));
+  const headers = request.headers;
+  // Ranges are of the file itself, whose size and hash the manifest and the dump index
+  // publish, never of a compressed form of it: a resumed download must fit the part it has.
+  const rangeHeader = status === 200 ? headers.get("range") : null;
+  const encoding = encodings.size > 0 && rangeHeader === null ? pickEncoding(headers.get("accept-encoding"), encodings) : null;
+  const chosen = encoding ? encodings.get(encoding)! : file;
+  const made = getHeaders(chosen, answer, encoding, encodings.size > 0);
+  if (status === 200 && matchesEtag(headers.get("if-none-match"), chosen.etag)) {
+    return fileResponse(null, { status: 304, headers: made.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)) });
+  }
+  if (rangeHeader !== null && request.method !== "HEAD") {
+    const range = readRange(request, rangeHeader, chosen, answer);
+    if (range.kind === "unsatisfiable") {
+      const detail = `No range asked for starts within the file's ${chosen.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
+      return sendProblem(request, 416, detail, { headers: { "content-range": formatContentRange(null, chosen.size), "accept-ranges": "bytes" } });
+    }
+    if (range.kind === "partial") return sendRanges(store, chosen, made, range.ranges, answer.type);
+  }
+  if (request.method === "HEAD") return fileResponse(null, { status, headers: made });
+  if (chosen.bytes) return fileResponse(toBody(chosen.bytes), { status, headers: made });
+  return store.openStream(chosen).then((stream) => fileResponse(toBody(stream), { status, headers: made }));
+}
 
-/** The file's answer headers for this kind of answer, made once. */
+const NO_ENCODINGS = new Map<Encoding, StoredFile>();
+
+const NOT_MODIFIED_HEADERS = new Set(["etag", "cache-control", "vary", "last-modified", "content-location", "link", ...Object.keys(PUBLIC_HEADERS)]);
+
+/** The key of an answer's headers: its fields, made into a string once per answer object. */
+function getAnswerKey(answer: FileAnswer): string {
+  return (answer.key ??= JSON.stringify([answer.type, answer.cacheControl, answer.status ?? 200, answer.lastModified, answer.extra ?? {}]));
+}
+
+/** The file's answer headers for this answer and encoding, made once. */
 function getHeaders(file: StoredFile, answer: FileAnswer, encoding: Encoding | null, varies: boolean): Headers {
-  const key = `${answer.type}\0${answer.cacheControl}\0${answer.status ?? 200}\0${encoding ?? ""}\0${varies ? 1 : 0}`;
-  let headers = file.headers.get(key);
+  const key = getAnswerKey(answer);
+  let set = file.headers.get(key);
+  if (!set) file.headers.set(key, (set = {}));
+  const slot = encoding ?? "identity";
+  let headers = set[slot];
   if (!headers) {
-    const made: [string, string][] = [
+    headers = [
       ...PUBLIC_ENTRIES,
       ["content-type", answer.type],
       ["content-length", String(file.size)],
@@ -82,22 +104,21 @@ function getHeaders(file: StoredFile, answer: FileAnswer, encoding: Encoding | n
       ["accept-ranges", "bytes"],
       ...Object.entries(answer.extra ?? {}),
     ];
-    if (encoding) made.push(["content-encoding", encoding]);
-    if (varies) made.push(["vary", "accept-encoding"]);
-    headers = made;
-    file.headers.set(key, headers);
+    if (encoding) headers.push(["content-encoding", encoding]);
+    if (varies) headers.push(["vary", "accept-encoding"]);
+    set[slot] = headers;
   }
   return headers;
 }
 
-function readRange(request: Request, file: StoredFile, answer: FileAnswer) {
-  const header = request.headers.get("range");
-  if (!header) return null;
+function readRange(request: Request, header: string, file: StoredFile, answer: FileAnswer) {
   // If-Range: the ranges only if the client's copy is this one (a strong ETag, or the date).
   const ifRange = request.headers.get("if-range");
-  if (ifRange && ifRange.trim() !== file.etag && ifRange.trim() !== answer.lastModified) return null;
+  if (ifRange && ifRange.trim() !== file.etag && ifRange.trim() !== answer.lastModified) return WHOLE;
   return parseRange(header, file.size);
 }
+
+const WHOLE = { kind: "whole" } as const;
 
 async function sendRanges(store: FileStore, file: StoredFile, headers: Headers, ranges: ByteRange[], type: string): Promise<Response> {
   const base = headers.filter(([name]) => name !== "content-length" && name !== "content-type");
@@ -139,5 +160,5 @@ function toBody(body: Readable | Buffer): BodyInit {
 
 /** A file's answer, its headers (CORS and nosniff among them) complete as made. */
 function fileResponse(body: BodyInit | null, init: { status?: number; headers: Headers }): Response {
-  return markPublicHeaders(new FastResponse(body, init));
+  return new FastResponse(body, init);
 }

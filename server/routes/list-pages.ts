@@ -10,10 +10,12 @@ import { getRoute, LIST_LIMIT, type RouteId } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import type { SpammerItem } from "../../core/spammer-item.ts";
 import type { BuildState, SpammerList } from "../dist-source.ts";
-import { readBuildFile, readStoredBytes } from "../files.ts";
+import { getRouteAnswer, readBuildFile, readStoredBytes } from "../files.ts";
+import { sendKeptAnswer } from "../known-answers.ts";
 import { FIVE_MINUTES, prepareJson, sendPrepared, type PreparedAnswer } from "../respond.ts";
+import { sendStoredFile } from "../send-file.ts";
 import type { RouteContext } from "./context.ts";
-import { serveRouteFile } from "./static.ts";
+import { getRouteFilePath, serveRouteFile } from "./static.ts";
 
 /** A list route and the query of an answer, page aside; undefined values were not given. */
 export interface ListRequest {
@@ -45,19 +47,14 @@ function prepareListPage<T>(state: BuildState, { list, query }: ListRequest, { d
  * A list page answered from the build's answer cache when the same query was answered before
  * (the same bytes until the next build), else computed by `compute` and kept.
  */
-export async function sendCachedListPage<T>(
+export function sendCachedListPage<T>(
   request: Request,
   state: BuildState,
   listRequest: ListRequest & { page: number },
   compute: () => PageAnswer<T> | Promise<PageAnswer<T>>,
 ): Promise<Response> {
   const key = JSON.stringify([listRequest.list, listRequest.page, listRequest.query]);
-  let prepared = state.answers.get(key);
-  if (!prepared) {
-    prepared = prepareListPage(state, listRequest, await compute());
-    state.answers.set(key, prepared);
-  }
-  return sendPrepared(request, prepared);
+  return sendKeptAnswer(request, state, key, async () => prepareListPage(state, listRequest, await compute()));
 }
 
 const SPAMMER_PAGES = getRoute("getSpammerListPage").file!;
@@ -93,17 +90,18 @@ export async function readRankedSpammers(state: BuildState, ranked: SpammerList,
  * agree; the previous one when this is not the first.
  */
 export async function servePagedFile(ctx: RouteContext): Promise<Response> {
-  const response = await serveRouteFile(ctx);
-  const paged = ctx.route?.paged;
-  if (!paged || response.status >= 400) return response;
-  const page = Number(fillTemplate(paged.page, ctx.params));
-  const query = Object.fromEntries(Object.entries(paged.query).map(([name, value]) => [name, encodeURIComponent(fillTemplate(value, ctx.params))]));
+  const { route, params, state } = ctx;
+  const path = route?.paged && getRouteFilePath(route, params);
+  const file = path ? await readBuildFile(state, path) : null;
+  if (!route?.paged || !file) return serveRouteFile(ctx);
+  const paged = route.paged;
+  const page = Number(fillTemplate(paged.page, params));
+  const query = Object.fromEntries(Object.entries(paged.query).map(([name, value]) => [name, encodeURIComponent(fillTemplate(value, params))]));
   const list = { list: paged.list as RouteId, query };
-  const nextFile = fillTemplate(paged.pages, { ...ctx.params, page: (page * paged.limit) / LIST_LIMIT.default + 1 });
+  const nextFile = fillTemplate(paged.pages, { ...params, page: (page * paged.limit) / LIST_LIMIT.default + 1 });
   const links: string[] = [];
-  if (await readBuildFile(ctx.state, nextFile)) links.push(formatPageLink(getListPageUrl(ctx.state.urls.base, list, page + 1), "next"));
-  if (page > 1) links.push(formatPageLink(getListPageUrl(ctx.state.urls.base, list, page - 1), "prev"));
-  if (links.length > 0) response.headers.set("link", links.join(", "));
-  return response;
+  if (await readBuildFile(state, nextFile)) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page + 1), "next"));
+  if (page > 1) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page - 1), "prev"));
+  const answer = getRouteAnswer(state, route);
+  return sendStoredFile(ctx.request, state.files, file, links.length > 0 ? { ...answer, key: undefined, extra: { ...answer.extra, link: links.join(", ") } } : answer);
 }
-
