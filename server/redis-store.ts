@@ -10,7 +10,7 @@
  * background. The first failure of an outage is logged, once, not per request; so is the return.
  */
 import { once } from "node:events";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 
 /**
  * How long a request waits for Redis: it answers in well under a millisecond on a local network,
@@ -49,6 +49,8 @@ const CONSOLE_LOG: RedisLog = { info: (line) => console.log(line), warn: (line) 
 export async function connectRedisStore(url: string, options: { log?: RedisLog } = {}): Promise<RedisStore> {
   const log = options.log ?? CONSOLE_LOG;
   const where = describeRedisUrl(url);
+  // Loaded only here: a server without --redis does not pay for the client at start (~50 ms).
+  const { Redis } = await import("ioredis");
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -172,16 +172,44 @@ export function buildGramPostings(texts: readonly string[] | JoinedTexts, ownerT
 
 /** First position in list `bucket`, at or after `from`, whose owner is >= `owner`. */
 export function seekPosting(table: GramPostings, bucket: number, owner: number, from = table.offsets[bucket]!): number {
+  return seekOwner(table.postings, owner, from, table.offsets[bucket + 1]!);
+}
+
+/** First position of `postings` in [from, end) whose owner is >= `owner` (they ascend there). */
+export function seekOwner(postings: Uint32Array, owner: number, from: number, end: number): number {
   let lo = from;
-  let hi = table.offsets[bucket + 1]!;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (table.postings[mid]! < owner) lo = mid + 1;
+    if (postings[mid]! < owner) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-export function listLength(table: GramPostings, bucket: number): number {
+export function listLength(table: Pick<GramPostings, "offsets">, bucket: number): number {
   return table.offsets[bucket + 1]! - table.offsets[bucket]!;
+}
+
+/**
+ * Postings that stay where they are rather than in memory: the server's username postings, a
+ * hundred megabytes at a million usernames, of which a search reads a few lists.
+ */
+export interface PostingReader {
+  /** Postings [start, start + count) of the table, in a new array. */
+  read(start: number, count: number): Uint32Array;
+}
+
+/** A table whose postings are held, or read list by list (the substring index's, see live-index-format.ts). */
+export interface ReadableGramPostings {
+  readonly bits: number;
+  readonly offsets: Uint32Array;
+  readonly postings: Uint32Array | PostingReader;
+}
+
+/** Postings [from, from + count) of list `bucket` (the rest of it by default): a view of held postings, or read. */
+export function readList(table: ReadableGramPostings, bucket: number, from = 0, count = listLength(table, bucket) - from): Uint32Array {
+  const start = table.offsets[bucket]! + from;
+  const { postings } = table;
+  return postings instanceof Uint32Array ? postings.subarray(start, start + count) : postings.read(start, count);
 }

@@ -5,11 +5,15 @@
  * (a copy only if the buffer itself is misaligned): nothing is rebuilt, so a million usernames
  * load in milliseconds. No file I/O here: the build writes the two parts, the server reads them.
  *
+ * The server reads the binary part by sections (LiveIndexSource) and never reads the usernames'
+ * postings whole: two thirds of the file at a million usernames, of which a search reads a few
+ * lists (gram-postings.ts PostingReader). They stay in the page cache, not in the process.
+ *
  * JSON: { format: "live-search/1", littleEndian: true, companies, people,
  *         groups: { companies|people|spammers: { bits, sections: { name: [offset, byteLength] } } },
  *         spammerCounts: [offset, byteLength] }
  */
-import type { GramPostings } from "./gram-postings.ts";
+import type { PostingReader, ReadableGramPostings } from "./gram-postings.ts";
 import type { LiveCompany, LiveIndex, LivePerson } from "./live-index.ts";
 import type { SubstringIndex } from "./substring-index.ts";
 
@@ -18,6 +22,14 @@ const LIVE_INDEX_FORMAT = "live-search/1";
 export interface SerializedLiveIndex {
   json: string;
   binary: Uint8Array;
+}
+
+/** The binary part as the server has it: its size, and any span of it read on request. */
+export interface LiveIndexSource {
+  json: string;
+  size: number;
+  /** Bytes [offset, offset + length) of the binary part, in a new buffer. */
+  read(offset: number, length: number): Uint8Array;
 }
 
 type Span = [offset: number, byteLength: number];
@@ -57,7 +69,9 @@ export function serializeLiveIndex(index: LiveIndex): SerializedLiveIndex {
   };
   const putArray = (array: Uint32Array) => put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
   const putGroup = (texts: SubstringIndex): GroupHeader => {
-    const source: Record<ArrayName, Uint32Array> = { ...texts, offsets: texts.grams.offsets, postings: texts.grams.postings };
+    const { postings } = texts.grams;
+    if (!(postings instanceof Uint32Array)) throw new Error("live index: only an index built in memory is serialised");
+    const source: Record<ArrayName, Uint32Array> = { ...texts, offsets: texts.grams.offsets, postings };
     const arrays = Object.fromEntries(ARRAY_NAMES.map((name) => [name, putArray(source[name])])) as Record<ArrayName, Span>;
     return { bits: texts.grams.bits, joined: put(new TextEncoder().encode(texts.joined)), arrays };
   };
@@ -78,24 +92,32 @@ export function serializeLiveIndex(index: LiveIndex): SerializedLiveIndex {
   return { json: JSON.stringify(header), binary };
 }
 
-export function loadLiveIndex(serialized: SerializedLiveIndex): LiveIndex {
+/**
+ * The index from its two parts: the binary part whole (the build, the tests), or a source read by
+ * spans, from which the usernames' postings are read list by list as searches need them.
+ */
+export function loadLiveIndex(serialized: SerializedLiveIndex | LiveIndexSource): LiveIndex {
   const header = JSON.parse(serialized.json) as Header;
   if (header.format !== LIVE_INDEX_FORMAT) throw new Error(`live index: unknown format ${String(header.format)}`);
   if (!isLittleEndian) throw new Error("live index: big-endian hosts are not supported");
-  // Typed-array views need 4-byte alignment; a buffer from a file read normally has it.
-  const source = serialized.binary;
-  const binary = source.byteOffset % 8 === 0 ? source : source.slice();
+  const source = "binary" in serialized ? fromBuffer(serialized.binary) : serialized;
   const bytes = ([offset, length]: Span) => {
-    if (offset + length > binary.byteLength) throw new Error("live index: binary part is truncated");
-    return binary.subarray(offset, offset + length);
+    if (offset + length > source.size) throw new Error("live index: binary part is truncated");
+    const read = source.read(offset, length);
+    // Typed-array views need 4-byte alignment; a buffer read normally has it.
+    return read.byteOffset % 8 === 0 ? read : read.slice();
   };
   const array = (span: Span) => {
     const view = bytes(span);
     return new Uint32Array(view.buffer, view.byteOffset, view.byteLength / 4);
   };
   const decoder = new TextDecoder();
-  const group = (g: GroupHeader): SubstringIndex => {
-    const grams: GramPostings = { bits: g.bits, offsets: array(g.arrays.offsets), postings: array(g.arrays.postings) };
+  const group = (g: GroupHeader, postings: "held" | "read"): SubstringIndex => {
+    const grams: ReadableGramPostings = {
+      bits: g.bits,
+      offsets: array(g.arrays.offsets),
+      postings: postings === "held" || "binary" in serialized ? array(g.arrays.postings) : createPostingReader(g.arrays.postings, bytes),
+    };
     return {
       joined: decoder.decode(bytes(g.joined)),
       textStarts: array(g.arrays.textStarts),
@@ -107,9 +129,26 @@ export function loadLiveIndex(serialized: SerializedLiveIndex): LiveIndex {
   return {
     companies: header.companies,
     people: header.people,
-    companyTexts: group(header.groups.companies),
-    personTexts: group(header.groups.people),
-    spammerTexts: group(header.groups.spammers),
+    companyTexts: group(header.groups.companies, "held"),
+    personTexts: group(header.groups.people, "held"),
+    spammerTexts: group(header.groups.spammers, "read"),
     spammerCounts: array(header.spammerCounts),
+  };
+}
+
+/** A whole binary part as a source: spans are views of it, nothing is copied. */
+function fromBuffer(binary: Uint8Array): Omit<LiveIndexSource, "json"> {
+  return { size: binary.byteLength, read: (offset, length) => binary.subarray(offset, offset + length) };
+}
+
+/** The postings of `span`, read by posting ranges. */
+function createPostingReader([offset, byteLength]: Span, bytes: (span: Span) => Uint8Array): PostingReader {
+  return {
+    read(start, count) {
+      if (count <= 0) return new Uint32Array(0);
+      if ((start + count) * 4 > byteLength) throw new Error("live index: a posting list reaches past its section");
+      const view = bytes([offset + start * 4, count * 4]);
+      return new Uint32Array(view.buffer, view.byteOffset, count);
+    },
   };
 }

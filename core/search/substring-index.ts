@@ -15,15 +15,16 @@
  * query made of very common grams that matches almost nothing, which may then miss late,
  * low-ranked matches.
  */
-import { BOUNDARY, buildGramPostings, hashBigramAt, hashStartGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
-import type { GramPostings } from "./gram-postings.ts";
+import { BOUNDARY, buildGramPostings, hashBigramAt, hashStartGram, hashTrigramAt, listLength, readList, seekOwner } from "./gram-postings.ts";
+import type { ReadableGramPostings } from "./gram-postings.ts";
 
 export interface SubstringIndex {
   joined: string;
   textStarts: Uint32Array;
   recordTexts: Uint32Array;
   sortedTexts: Uint32Array;
-  grams: GramPostings;
+  /** Held, or (the server's usernames) read list by list as searches need them. */
+  grams: ReadableGramPostings;
 }
 
 export type SubstringMatchKind = "exact" | "prefix" | "substring";
@@ -159,7 +160,7 @@ function recordOf(index: SubstringIndex, text: number): number {
 }
 
 /** The query's own grams (no padding): bigram for two characters, trigrams beyond. */
-function getGrams(q: string, grams: GramPostings): number[] {
+function getGrams(q: string, grams: ReadableGramPostings): number[] {
   const mask = (1 << grams.bits) - 1;
   if (q.length === 2) return [hashBigramAt(q, 0, mask)];
   const out: number[] = [];
@@ -167,29 +168,37 @@ function getGrams(q: string, grams: GramPostings): number[] {
   return out;
 }
 
+/** Postings of the walked list read at a time, when postings are read rather than held. */
+const WALK_CHUNK = 4_096;
+
 /**
  * Visits, in record order, records present in every list of `buckets` (checked on the two
- * shortest) that pass `verify` and are not `taken`, until `need` are found or MAX_WALK.
+ * shortest) that pass `verify` and are not `taken`, until `need` are found or MAX_WALK. The
+ * shortest list is read a chunk at a time (a walk usually stops early), the second whole.
  */
-function walk(grams: GramPostings, buckets: number[], verify: (record: number) => boolean, taken: Set<number>, need: number, found: (record: number) => void): void {
+function walk(grams: ReadableGramPostings, buckets: number[], verify: (record: number) => boolean, taken: Set<number>, need: number, found: (record: number) => void): void {
   if (need <= 0) return;
   const lists = [...new Set(buckets)].sort((a, b) => listLength(grams, a) - listLength(grams, b));
   const driver = lists[0];
   if (driver === undefined) return;
-  const second = lists[1];
-  const end = grams.offsets[driver + 1]!;
-  const secondEnd = second === undefined ? 0 : grams.offsets[second + 1]!;
-  let cursor = second === undefined ? 0 : grams.offsets[second]!;
-  for (let p = grams.offsets[driver]!, walked = 0; p < end && walked < MAX_WALK; p++, walked++) {
-    const record = grams.postings[p]!;
-    if (second !== undefined) {
-      if (cursor < secondEnd && grams.postings[cursor]! < record) cursor = seekPosting(grams, second, record, cursor);
-      if (cursor >= secondEnd) return;
-      if (grams.postings[cursor] !== record) continue;
+  const second = lists[1] === undefined ? null : readList(grams, lists[1]);
+  const chunkSize = grams.postings instanceof Uint32Array ? MAX_WALK : WALK_CHUNK;
+  let cursor = 0;
+  const total = Math.min(listLength(grams, driver), MAX_WALK);
+  for (let read = 0; read < total; ) {
+    const chunk = readList(grams, driver, read, Math.min(chunkSize, total - read));
+    read += chunk.length;
+    for (let p = 0; p < chunk.length; p++) {
+      const record = chunk[p]!;
+      if (second !== null) {
+        if (cursor < second.length && second[cursor]! < record) cursor = seekOwner(second, record, cursor, second.length);
+        if (cursor >= second.length) return;
+        if (second[cursor] !== record) continue;
+      }
+      if (taken.has(record) || !verify(record)) continue;
+      taken.add(record);
+      found(record);
+      if (--need === 0) return;
     }
-    if (taken.has(record) || !verify(record)) continue;
-    taken.add(record);
-    found(record);
-    if (--need === 0) return;
   }
 }

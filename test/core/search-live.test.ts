@@ -109,6 +109,38 @@ describe("live index format", () => {
     }
   });
 
+  it("read by spans (as the server reads live.bin) answers as held, over lists read a chunk at a time", () => {
+    // Lists of tens of thousands of postings, read a chunk at a time: "abc" and "bcd" are each in
+    // 12 000 usernames, "abcd" in one of every 200 of the first ones, so its 50 best matches lie
+    // across the first three chunks of its walk; other queries stop in the first.
+    const spammers = [
+      ...Array.from({ length: 12_000 }, (_, i) => ({ username: i % 200 === 0 ? `x${i}_abcd` : `x${i}_abc`, reportsCount: 100 })),
+      ...Array.from({ length: 12_000 }, (_, i) => ({ username: `bcd_y${i}`, reportsCount: 50 })),
+      ...Array.from({ length: 6_000 }, (_, i) => ({ username: `user_${(i * 7919) % 6_000}_${["spin", "bet", "crypto", "win"][i % 4]}`, reportsCount: 1 + (i % 17) })),
+    ];
+    const big = createLiveIndex({ companies: COMPANIES, people: PEOPLE, spammers });
+    const { json, binary } = serializeLiveIndex(big);
+    const reads: [number, number][] = [];
+    const readBySpans = loadLiveIndex({
+      json,
+      size: binary.byteLength,
+      read: (offset, length) => {
+        reads.push([offset, length]);
+        return Uint8Array.prototype.slice.call(binary, offset, offset + length);
+      },
+    });
+    const header = JSON.parse(json) as { groups: { spammers: { arrays: { postings: [number, number] } } } };
+    const [postingsAt, postingsLength] = header.groups.spammers.arrays.postings;
+    expect(reads.some(([offset]) => offset === postingsAt), "the usernames' postings are not read at load").toBe(false);
+    expect(searchLive(readBySpans, "abcd", { companies: 0, people: 0, spammers: 50 }).spammers).toHaveLength(50);
+    for (const q of ["abcd", "bcd_", "abc", "_y1", "user", "spin", "_1", "12_", "user_2999_win", "win", "_bet", "ser_1", "zzz", "99"]) {
+      expect(searchLive(readBySpans, q, { companies: 7, people: 6, spammers: 50 }), q).toEqual(searchLive(big, q, { companies: 7, people: 6, spammers: 50 }));
+    }
+    const postingReads = reads.filter(([offset]) => offset >= postingsAt && offset < postingsAt + postingsLength);
+    expect(postingReads.length).toBeGreaterThan(0);
+    expect(Math.max(...postingReads.map(([, length]) => length))).toBeLessThan(postingsLength);
+  });
+
   it("works when empty", () => {
     const empty = loadLiveIndex(serializeLiveIndex(createLiveIndex({ companies: [], people: [], spammers: [] })));
     expect(searchLive(empty, "binance")).toEqual({ companies: [], people: [], spammers: [] });
