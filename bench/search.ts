@@ -66,7 +66,7 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
   const entityCount = options.entities ?? 100_000;
   const entities = createBenchEntities(entityCount);
   // The live index first: global search's username group searches its arrays, as on the server.
-  const live = await runLiveSearchBench({ entities, usernames: options.usernames ?? 1_000_000, log });
+  const live = await runLiveSearchBench({ entities, usernames: options.usernames ?? 1_000_000, workDir: options.workDir ?? ".bench/search", log });
   const started = performance.now();
   const index = createGlobalSearchIndex(entities);
   const buildMs = performance.now() - started;

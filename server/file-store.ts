@@ -11,8 +11,8 @@
  * rebuilds, for small and large files alike.
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
@@ -40,7 +40,7 @@ export interface StoredFile {
   /** The bytes, for a file held in memory; null for one streamed from disk. */
   bytes: Buffer | null;
   /** Precompressed siblings on disk (`path.br`, `path.gz`), learnt on first use (the map once known). */
-  encodings?: Map<Encoding, StoredFile> | Promise<Map<Encoding, StoredFile>>;
+  encodings?: ReadonlyMap<Encoding, StoredFile> | Promise<ReadonlyMap<Encoding, StoredFile>>;
   /** Response headers made for this file, by answer (server/send-file.ts). */
   headers: Map<string, HeaderSet>;
 }
@@ -59,6 +59,9 @@ const MAX_STREAMED_ENTRIES = 4096;
 
 const NOT_A_FILE = new Set(["ENOENT", "EISDIR", "ENOTDIR", "ENAMETOOLONG"]);
 
+/** The siblings of a file that has none. */
+const NO_ENCODINGS: ReadonlyMap<Encoding, StoredFile> = new Map();
+
 export class FileStore {
   readonly root: string;
   private readonly options: FileStoreOptions;
@@ -75,13 +78,34 @@ export class FileStore {
     });
   }
 
-  /** The file at `path` (a checked path inside the build), or null when there is none. */
-  get(path: string): StoredFile | Promise<StoredFile | null> {
+  /**
+   * The file at `path` (a checked path inside the build), or null when there is none: at once for
+   * a file held or small enough to hold, a promise for a large one met for the first time.
+   */
+  get(path: string): StoredFile | null | Promise<StoredFile | null> {
     const known = this.held.get(path) ?? this.streamed.get(path);
     if (known) return known;
+    const full = join(this.root, path);
+    const found = readSmallFile(full, this.options.maxMemoryFileBytes);
+    if (found === null) return null;
+    if ("bytes" in found) {
+      // Hashed once: kept while the budget allows; past it (or with a budget of 0) read and
+      // hashed again on each request.
+      const { bytes } = found;
+      const file: StoredFile = { path, size: bytes.byteLength, etag: formatEtag(createHash("sha256").update(bytes)), bytes, headers: new Map() };
+      if (file.size + ENTRY_OVERHEAD <= this.options.memoryBytes) this.held.set(path, file);
+      return file;
+    }
+    const { size } = found;
     let pending = this.loading.get(path);
     if (!pending) {
-      pending = this.load(path).finally(() => this.loading.delete(path));
+      pending = hashFile(full)
+        .then((etag) => {
+          const file: StoredFile = { path, size, etag, bytes: null, headers: new Map() };
+          this.streamed.set(path, file);
+          return file;
+        })
+        .finally(() => this.loading.delete(path));
       this.loading.set(path, pending);
     }
     return pending;
@@ -92,8 +116,11 @@ export class FileStore {
    * (core/routes/variants.ts) writes them — never the dumps' `.csv.gz`, a download of its own
    * that is no valid Content-Encoding of the CSV.
    */
-  getEncodings(file: StoredFile): Map<Encoding, StoredFile> | Promise<Map<Encoding, StoredFile>> {
-    file.encodings ??= this.loadEncodings(file.path, listVariantEncodings(file.path, file.size)).then((found) => (file.encodings = found));
+  getEncodings(file: StoredFile): ReadonlyMap<Encoding, StoredFile> | Promise<ReadonlyMap<Encoding, StoredFile>> {
+    if (file.encodings) return file.encodings;
+    const encodings = listVariantEncodings(file.path, file.size);
+    // Most files have none (under 1 KiB, or no text): known at once, without a promise.
+    file.encodings = encodings.length === 0 ? NO_ENCODINGS : this.loadEncodings(file.path, encodings).then((found) => (file.encodings = found));
     return file.encodings;
   }
 
@@ -112,30 +139,6 @@ export class FileStore {
     return this.held.calculatedSize;
   }
 
-  private async load(path: string): Promise<StoredFile | null> {
-    const full = join(this.root, path);
-    let size: number;
-    try {
-      const info = await stat(full);
-      if (!info.isFile()) return null;
-      size = info.size;
-    } catch (error) {
-      if (NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? "")) return null;
-      throw error;
-    }
-    if (size <= this.options.maxMemoryFileBytes) {
-      // Small: read whole and hashed at once. Kept while the budget allows; past it (or with a
-      // budget of 0) read again on each request, which is what hashing it costs anyway.
-      const bytes = await readFile(full);
-      const file: StoredFile = { path, size: bytes.byteLength, etag: formatEtag(createHash("sha256").update(bytes)), bytes, headers: new Map() };
-      if (size + ENTRY_OVERHEAD <= this.options.memoryBytes) this.held.set(path, file);
-      return file;
-    }
-    const file: StoredFile = { path, size, etag: await hashFile(full), bytes: null, headers: new Map() };
-    this.streamed.set(path, file);
-    return file;
-  }
-
   private async loadEncodings(path: string, encodings: readonly Encoding[]): Promise<Map<Encoding, StoredFile>> {
     const found = new Map<Encoding, StoredFile>();
     for (const encoding of encodings) {
@@ -144,6 +147,37 @@ export class FileStore {
       if (sibling) found.set(encoding, sibling);
     }
     return found;
+  }
+}
+
+/**
+ * A file's bytes when it has at most `maxBytes`, else its size (it is to be streamed); null
+ * when there is no file. Read synchronously, as nginx reads a file by default: one open, fstat,
+ * read and close, where the promise API's round trips through the thread pool (five per file)
+ * made a file met for the first time the slowest answer of the file routes.
+ */
+function readSmallFile(path: string, maxBytes: number): { bytes: Buffer } | { size: number } | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if (NOT_A_FILE.has((error as NodeJS.ErrnoException).code ?? "")) return null;
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return null;
+    if (info.size > maxBytes) return { size: info.size };
+    // Its own memory, not a slice of a shared pool a held file would keep alive whole.
+    const bytes = Buffer.allocUnsafeSlow(info.size);
+    for (let done = 0; done < info.size; ) {
+      const read = readSync(fd, bytes, done, info.size - done, done);
+      if (read === 0) return { bytes: bytes.subarray(0, done) };
+      done += read;
+    }
+    return { bytes };
+  } finally {
+    closeSync(fd);
   }
 }
 

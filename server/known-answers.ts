@@ -67,7 +67,7 @@ export async function sendKeptAnswer(request: Request, state: BuildState, key: s
 
 /**
  * The answer to a request for a URL whose answer is known, made from where its bytes are; null
- * when they are no longer held (evicted since), for the route to answer again.
+ * when they cannot be had at once (a large file evicted since), for the route to answer again.
  */
 export function answerKnown(request: Request, state: BuildState, known: KnownAnswer): Response | Promise<Response> | null {
   if (known.kind === "computed") {
@@ -75,5 +75,5 @@ export function answerKnown(request: Request, state: BuildState, known: KnownAns
     return prepared ? answerPrepared(request, prepared) : null;
   }
   const file = state.files.get(known.path);
-  return file instanceof Promise ? null : answerWithFile(request, state.files, file, known.answer);
+  return file === null || file instanceof Promise ? null : answerWithFile(request, state.files, file, known.answer);
 }

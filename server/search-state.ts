@@ -35,23 +35,26 @@ export interface SearchState {
 /** The build's search indexes, or null for a build made before they existed (the routes then answer 503). */
 export async function loadSearchState(root: string, asOf: string): Promise<SearchState | null> {
   const read = (path: string) => readFile(resolve(root, path));
-  let files: [Buffer, Buffer];
-  let liveBinary: LiveBinary;
+  let global: Buffer;
+  let live: LiveIndex;
   try {
-    files = await Promise.all([read(SEARCH_INDEX_PATHS.global), read(SEARCH_INDEX_PATHS.liveHeader)]);
-    liveBinary = openLiveBinary(resolve(root, SEARCH_INDEX_PATHS.liveBinary));
+    [global, live] = await Promise.all([read(SEARCH_INDEX_PATHS.global), loadLiveIndexFiles(root)]);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
-  const [global, liveHeader] = files;
   const asOfMs = Date.parse(asOf);
   if (!Number.isFinite(asOfMs)) throw new Error(`build-report.json as_of is not an instant: ${JSON.stringify(asOf)}`);
   const globalIndex = JSON.parse(global.toString("utf8")) as GlobalSearchIndex;
   if (globalIndex.format !== GLOBAL_SEARCH_INDEX_FORMAT) throw new Error(`${SEARCH_INDEX_PATHS.global}: unknown format ${JSON.stringify(globalIndex.format)}`);
-  const live = loadLiveIndex({ json: liveHeader.toString("utf8"), ...liveBinary });
   // Global search's username group reads the live index's arrays: one copy of every username.
   return { global: createGlobalSearcher(globalIndex, { usernames: live }), live, asOfMs };
+}
+
+/** The build's live index (live.json, live.bin): its postings of usernames read from the file as searches need them. */
+export async function loadLiveIndexFiles(root: string): Promise<LiveIndex> {
+  const header = await readFile(resolve(root, SEARCH_INDEX_PATHS.liveHeader), "utf8");
+  return loadLiveIndex({ json: header, ...openLiveBinary(resolve(root, SEARCH_INDEX_PATHS.liveBinary)) });
 }
 
 interface LiveBinary {

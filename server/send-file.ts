@@ -53,7 +53,7 @@ export function sendStoredFile(request: Request, store: FileStore, file: StoredF
 export function answerWithFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Response | Promise<Response> {
   const status = answer.status ?? 200;
   const encodings = status === 200 ? store.getEncodings(file) : NO_ENCODINGS;
-  if (!(encodings instanceof Map)) return encodings.then(() => answerWithFile(request, store, file, answer));
+  if (encodings instanceof Promise) return encodings.then(() => answerWithFile(request, store, file, answer));
   const headers = request.headers;
   // Ranges are of the file itself, whose size and hash the manifest and the dump index
   // publish, never of a compressed form of it: a resumed download must fit the part it has.
@@ -77,7 +77,7 @@ export function answerWithFile(request: Request, store: FileStore, file: StoredF
   return store.openStream(chosen).then((stream) => fileResponse(toBody(stream), { status, headers: made }));
 }
 
-const NO_ENCODINGS = new Map<Encoding, StoredFile>();
+const NO_ENCODINGS: ReadonlyMap<Encoding, StoredFile> = new Map();
 
 const NOT_MODIFIED_HEADERS = new Set(["etag", "cache-control", "vary", "last-modified", "content-location", "link", ...Object.keys(PUBLIC_HEADERS)]);
 
