@@ -4,6 +4,7 @@
  * the kernel's RSS figures of a server process. Loopback only, bounded in time and count.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { readRssBytes } from "../test/helpers/serve-process.ts";
 
 export interface WrkFigures {
@@ -14,10 +15,12 @@ export interface WrkFigures {
   failures: number;
 }
 
-export async function runWrk(url: string, options: { seconds: number; connections?: number; pin: number | null }): Promise<WrkFigures> {
-  const args = ["-t1", `-c${options.connections ?? 64}`, `-d${options.seconds}s`, "--latency", url];
+/** `script`: a wrk Lua script (see writePathsScript) that picks each request's path. */
+export async function runWrk(url: string, options: { seconds: number; connections?: number; pin: number | null; script?: string }): Promise<WrkFigures> {
+  const script = options.script ? ["-s", options.script] : [];
+  const args = ["-t1", `-c${options.connections ?? 64}`, `-d${options.seconds}s`, "--latency", ...script, url];
   // A second of warm-up (connections open, JIT warm, the file store filled), not counted.
-  await runPinned("wrk", ["-t1", `-c${options.connections ?? 64}`, "-d1s", url], options.pin);
+  await runPinned("wrk", ["-t1", `-c${options.connections ?? 64}`, "-d1s", ...script, url], options.pin);
   const out = await runPinned("wrk", args, options.pin);
   const number = (pattern: RegExp) => Number(pattern.exec(out)?.[1] ?? Number.NaN);
   const non2xx = number(/Non-2xx or 3xx responses: (\d+)/);
@@ -46,19 +49,44 @@ function readLatency(out: string, percentile: string): number {
 export async function runDownloads(url: string, pid: number, options: { concurrency: number; rounds: number; pin: number | null; children?: boolean }) {
   const pids = options.children ? [pid, ...listChildren(pid)] : [pid];
   const rss = () => pids.reduce((n, p) => n + readRssBytes(p), 0);
+  const download = () => runPinned("curl", ["-sSf", "-o", "/dev/null", "--max-time", "120", url], options.pin);
+  // One download first, not counted (as wrk's second of warm-up): the stream path compiled, the file's ETag known.
+  await download();
   const before = rss();
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
   const started = performance.now();
   try {
     for (let round = 0; round < options.rounds; round++) {
-      await Promise.all(Array.from({ length: options.concurrency }, () => runPinned("curl", ["-sSf", "-o", "/dev/null", "--max-time", "120", url], options.pin)));
+      await Promise.all(Array.from({ length: options.concurrency }, download));
     }
   } finally {
     clearInterval(sampler);
   }
   const seconds = (performance.now() - started) / 1000;
   return { perSecond: (options.concurrency * options.rounds) / seconds, rssGrowthBytes: Math.max(0, peak - before) };
+}
+
+/**
+ * A wrk script whose requests go to `paths` in a random order (the same seed each run): many
+ * different URLs, each met for the first time or again, as a bot checking usernames makes them.
+ */
+export function writePathsScript(file: string, paths: readonly string[]): string {
+  writeFileSync(`${file}.paths`, `${paths.join("\n")}\n`);
+  writeFileSync(
+    file,
+    `local paths = {}
+for line in io.lines(${JSON.stringify(`${file}.paths`)}) do paths[#paths + 1] = line end
+math.randomseed(42)
+request = function() return wrk.format("GET", paths[math.random(#paths)]) end
+`,
+  );
+  return file;
+}
+
+/** Every thread of a running process on `core` (the load generator keeps the other). */
+export function pinProcess(pid: number, core: number): void {
+  spawnSync("taskset", ["-a", "-pc", String(core), String(pid)], { stdio: "ignore" });
 }
 
 export function listChildren(pid: number): number[] {
