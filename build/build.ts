@@ -3,6 +3,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { formatInstant } from "../core/time.ts";
 import { createUrls } from "../core/urls.ts";
 import type { EmitContext } from "./context.ts";
@@ -24,6 +25,8 @@ export interface BuildOptions {
   db: string;
   out: string;
   baseUrl: string;
+  /** Page files of each ranked spammer list, for static hosts (default DEFAULT_SPAMMER_PAGE_FILES); deeper pages are the live server's. */
+  listPages?: number;
   /** Who watches the build (cli/progress.ts draws it on a terminal); null for nobody. */
   progress?: ProgressSink | null;
   /** The emitters to run (tests replace them to make a build fail half-way). */
@@ -123,7 +126,7 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
   const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
   lap("model", started);
   // 2. The emitters, each a function of the model, through the one writer.
-  const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model) };
+  const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model), listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
   const emitters = options.emitters ?? EMITTERS;
   const checkPhase = { files: 0, seconds: 0 };
   for (const emitter of emitters) {

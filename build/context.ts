@@ -11,6 +11,8 @@ export interface EmitContext {
   model: Model;
   urls: Urls;
   examples: ExampleCollector;
+  /** Page files written of each spammer list (`--list-pages`): deeper pages are the live server's. */
+  listPages: number;
 }
 
 /** Compact JSON: the files are served as they are, so no whitespace goes over the wire. */

@@ -4,6 +4,7 @@
  * nothing of its own: it is the sample, build and serve flags together, because it runs those
  * three steps.
  */
+import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { DEFAULT_AS_OF } from "../data/sample/generate.ts";
 import type { CommandSpec, FlagSpec } from "./flags.ts";
 
@@ -18,6 +19,13 @@ const BUILD_FLAGS = {
   db: { type: "string", value: "FILE", env: "DB", default: "data/sample.sqlite", description: "the snapshot to compile" },
   out: { type: "string", value: "DIR", env: "DIST", default: "dist", description: "the dist link to publish (builds live beside it)" },
   "base-url": { type: "string", value: "URL", env: "BASE_URL", default: "http://localhost:3000", description: "absolute base URL of the deployment, used in every emitted URL" },
+  "list-pages": {
+    type: "string",
+    value: "N",
+    env: "LIST_PAGES",
+    default: String(DEFAULT_SPAMMER_PAGE_FILES),
+    description: "page files of each ranked spammer list, for static hosts (deeper pages are the live server's; more pages, more files a deploy copies when the ranking moves)",
+  },
 } as const satisfies FlagSpec;
 
 const SERVE_FLAGS = {

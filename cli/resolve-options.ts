@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { BuildOptions } from "../build/build.ts";
 import type { SampleOptions } from "../data/sample/generate.ts";
+import { MAX_PAGE } from "../core/routes/table.ts";
 import { DEFAULT_FILE_STORE } from "../server/file-store.ts";
 import type { ServerOptions, ServerTimeouts } from "../server/listen.ts";
 import { HOSTING, HOSTING_TARGETS, type BUILD, type SAMPLE, type SERVE, type StartFlags } from "./flag-table.ts";
@@ -14,7 +15,7 @@ import { UsageError, type ReadFlags } from "./flags.ts";
 import { readBaseUrl, readInstant, readInteger, readRedisUrl, requireValue } from "./values.ts";
 
 export type SampleStep = Omit<SampleOptions, "onProgress">;
-export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl">;
+export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl" | "listPages">;
 
 /** The sample's shape; `out` is the sample command's --out, or the snapshot `npm start` builds. */
 export function resolveSampleOptions(flags: ReadFlags<Pick<typeof SAMPLE.flags, "scale" | "seed" | "as-of">>, out: string): SampleStep {
@@ -27,7 +28,17 @@ export function resolveSampleOptions(flags: ReadFlags<Pick<typeof SAMPLE.flags, 
 }
 
 export function resolveBuildOptions(flags: ReadFlags<typeof BUILD.flags>): BuildStep {
-  return { db: flags.values.db, out: flags.values.out, baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]) };
+  return {
+    db: flags.values.db,
+    out: flags.values.out,
+    baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]),
+    listPages: readListPages(flags),
+  };
+}
+
+/** Page 1 is also each list's default answer: always a file. */
+function readListPages(flags: ReadFlags<Pick<typeof BUILD.flags, "list-pages">>): number {
+  return readInteger(flags.label("list-pages"), flags.values["list-pages"], 1, MAX_PAGE);
 }
 
 const MIB = 1 << 20;
@@ -67,7 +78,7 @@ export interface StartOptions {
 export function resolveStartOptions(flags: ReadFlags<StartFlags>): StartOptions {
   const serve = { ...resolveServeOptions(flags), dist: resolveStartDist(flags) };
   const baseUrl = flags.values["base-url"] === undefined ? getServerBaseUrl(serve) : readBaseUrl(flags.label("base-url"), flags.values["base-url"]);
-  const build = { db: flags.values.db, out: serve.dist, baseUrl };
+  const build = { db: flags.values.db, out: serve.dist, baseUrl, listPages: readListPages(flags) };
   return { serve, build, sample: resolveSampleOptions(flags, build.db) };
 }
 

@@ -10,7 +10,8 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { CATEGORIES, type Category } from "../core/categories.ts";
 import { indexCompanies } from "../core/lookup.ts";
-import { FINGERPRINT_INDEX_FILE, getRoute } from "../core/routes/table.ts";
+import { FINGERPRINT_INDEX_FILE, SPAMMER_RANKING_FILE, getRoute } from "../core/routes/table.ts";
+import { openSpammerRanking, type SpammerRanking } from "../core/spammer-ranking.ts";
 import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
@@ -22,6 +23,7 @@ import { createKnownAnswers, type KnownAnswer } from "./known-answers.ts";
 import type { FileAnswer } from "./send-file.ts";
 import { createFingerprintMatching, type FingerprintMatching, type MatchCache } from "./fingerprint-matching.ts";
 import { loadSearchState, type SearchState } from "./search-state.ts";
+import { openSpanFile } from "./span-file.ts";
 
 export interface CompanyItem {
   id: number;
@@ -52,6 +54,8 @@ export interface BuildState {
   fingerprint: FingerprintMatching | null;
   /** The search indexes of this build; null for a build made before they existed. */
   search: SearchState | null;
+  /** The spammer lists' order, read by spans (pages beyond the tops); null for a build made before it existed. */
+  ranking: SpammerRanking | null;
   /** The build's files as the file routes answer them (held in memory within a budget, or streamed). */
   files: FileStore;
   /** `as_of` as an HTTP date: every file's `Last-Modified`. */
@@ -185,6 +189,7 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     throw error;
   });
   const search = await loadSearchState(root, report.as_of);
+  const ranking = openRanking(resolve(root, SPAMMER_RANKING_FILE));
   const companies = all!.data as CompanyItem[];
   const { bySlug: companyBySlug, byName: companyByName } = indexCompanies(companies);
   options.onLoaded?.({ id: basename(root), asOf: report.as_of, counts: report.counts });
@@ -199,12 +204,23 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     spammersByCategory: new Map(CATEGORIES.map((c, i) => [c, perCategory[i] as SpammerList])),
     fingerprint: fingerprintIndex && createFingerprintMatching(fingerprintIndex, { cache: options.createMatchCache?.(basename(root)) }),
     search,
+    ranking,
     files: new FileStore(root, options.fileStore),
     lastModified: new Date(report.as_of).toUTCString(),
     answers: new LRUCache<string, PreparedAnswer>({ maxSize: ANSWER_CACHE_BYTES, sizeCalculation: (a) => a.body.byteLength + 512 }),
     known: createKnownAnswers(),
     fileAnswers: new Map(),
   };
+}
+
+/** The build's spammer ranking, or null for a build made before the file existed (its page files then answer). */
+function openRanking(path: string): SpammerRanking | null {
+  try {
+    return openSpammerRanking(openSpanFile(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
 }
 
 /** Synchronous existence check used by tests and the CLI before listening. */

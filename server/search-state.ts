@@ -9,11 +9,9 @@
  * global search's username group searches those same arrays. Requests then only look up.
  *
  * The usernames' postings are the one part not read at load: at a million usernames they are
- * 90 MB of the 137 MB of live.bin, and a search reads a few of their lists. They are read from
- * the file, kept open for the build's life, as searches need them (the page cache keeps the hot
- * ones; a read is a copy from it, microseconds).
+ * 90 MB of the 137 MB of live.bin, and a search reads a few of their lists, from the file as
+ * searches need them (server/span-file.ts).
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { SEARCH_INDEX_FILES } from "../core/routes/table.ts";
 import { resolve } from "node:path";
@@ -21,6 +19,7 @@ import { GLOBAL_SEARCH_INDEX_FORMAT, type GlobalSearchIndex } from "../core/sear
 import { createGlobalSearcher, type GlobalSearcher } from "../core/search/global-searcher.ts";
 import type { LiveIndex } from "../core/search/live-index.ts";
 import { loadLiveIndex } from "../core/search/live-index-format.ts";
+import { openSpanFile } from "./span-file.ts";
 
 /** Where the build writes the indexes (the route table's support files). */
 export const SEARCH_INDEX_PATHS = SEARCH_INDEX_FILES;
@@ -54,32 +53,5 @@ export async function loadSearchState(root: string, asOf: string): Promise<Searc
 /** The build's live index (live.json, live.bin): its postings of usernames read from the file as searches need them. */
 export async function loadLiveIndexFiles(root: string): Promise<LiveIndex> {
   const header = await readFile(resolve(root, SEARCH_INDEX_PATHS.liveHeader), "utf8");
-  return loadLiveIndex({ json: header, ...openLiveBinary(resolve(root, SEARCH_INDEX_PATHS.liveBinary)) });
-}
-
-interface LiveBinary {
-  size: number;
-  read(offset: number, length: number): Uint8Array;
-}
-
-/** Closes a build's live.bin once nothing can read it any more (the build's state was dropped). */
-const OPEN_FILES = new FinalizationRegistry<number>((fd) => closeSync(fd));
-
-/** live.bin, open, read by spans (each its own buffer: aligned, and freed with what holds it). */
-function openLiveBinary(path: string): LiveBinary {
-  const fd = openSync(path, "r");
-  const size = fstatSync(fd).size;
-  const read = (offset: number, length: number): Uint8Array => {
-    const buffer = Buffer.allocUnsafeSlow(length);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(fd, buffer, done, length - done, offset + done);
-      if (n === 0) throw new Error(`${path}: ends at ${offset + done} of ${size} bytes`);
-      done += n;
-    }
-    return buffer;
-  };
-  // Whatever reads the file holds `read`: the file closes when it goes.
-  OPEN_FILES.register(read, fd);
-  return { size, read };
+  return loadLiveIndex({ json: header, ...openSpanFile(resolve(root, SEARCH_INDEX_PATHS.liveBinary)) });
 }

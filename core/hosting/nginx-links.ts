@@ -6,9 +6,10 @@
  * - the neighbouring page numbers come from regexes over the page's digits (a page is
  *   `[1-9][0-9]{0,8}`): the last digit that is not a 9 goes up by one and the 9s after it become
  *   0s, or down by one with 0s becoming 9s;
- * - a next page exists when its file does (`if (-f …)`), which is the build's own answer to "is
- *   this the last page" and stays right when `--root` is the `dist` link and a new build is
- *   published; a previous page exists when this one is not the first;
+ * - a next page exists when its file does (`if (-f …)`), or the marker the build writes in its
+ *   place where a spammer list goes on past its page files (the page is the live server's):
+ *   the build's own answer to "is this the last page", right when `--root` is the `dist` link
+ *   and a new build is published; a previous page exists when this one is not the first;
  * - each rel is its own `add_header Link`, empty when there is no such page (nginx then sends
  *   nothing). Two Link fields are one list (RFC 9110 §5.3): what a client reads equals the live
  *   server's one field.
@@ -16,7 +17,7 @@
  * The base URL is the build's (`build-report.json`): regenerate the block when it changes.
  */
 import { formatPageLink, getListPageUrl } from "../routes/page-links.ts";
-import { LIST_LIMIT, type RouteId } from "../routes/table.ts";
+import { LIST_LIMIT, SPAMMER_PAGE_BEYOND_SUFFIX, type RouteId } from "../routes/table.ts";
 import type { PagedFile, QueryForm, Route } from "../routes/types.ts";
 
 /** The page number's digits: at most nine, no leading zero (CANONICAL.page of the table). */
@@ -54,7 +55,10 @@ function toNginx(template: string, prefix: string, page: string): string {
 /** Sets `$<next>` and `$<prev>` to the link values of a page in `$pg` of the list `list` with `query`, whose next file is `nextFile`. */
 function setLinks(base: string, list: RouteId, query: Record<string, string>, nextFile: string, names: { next: string; prev: string; hasPrev: boolean }): string[] {
   const url = (page: string) => getListPageUrl(base, { list, query }, page);
-  const lines = [`set $${names.next} "";`, `if (-f "$document_root/${nextFile}") {`, `  set $${names.next} ${linkValue(url("${pg_next}"), "next")};`, "}"];
+  const next = linkValue(url("${pg_next}"), "next");
+  // The next page's file, or its marker: a spammer list goes on past its page files (on the live server).
+  const lines = [`set $${names.next} "";`];
+  for (const file of [nextFile, `${nextFile}${SPAMMER_PAGE_BEYOND_SUFFIX}`]) lines.push(`if (-f "$document_root/${file}") {`, `  set $${names.next} ${next};`, "}");
   lines.push(`set $${names.prev} "";`);
   if (names.hasPrev) lines.push("if ($pg_prev) {", `  set $${names.prev} ${linkValue(url("${pg_prev}"), "prev")};`, "}");
   return lines;

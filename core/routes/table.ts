@@ -74,12 +74,24 @@ const categoryParam = queryParam("category", "Only usernames with at least one r
 const pageParam = queryParam("page", "Page number, from 1.", Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }));
 
 /**
- * The ranked lists' page files at the default limit (every page, for static hosts), and what
- * their answers say about pages and `Link` (RFC 8288) — the same on every paginated route.
+ * The ranked lists' page files at the default limit, for static hosts (every page of the
+ * companies; the first DEFAULT_SPAMMER_PAGE_FILES of each spammer list, `--list-pages`), and
+ * what their answers say about pages and `Link` (RFC 8288) — the same on every paginated route.
  */
 const COMPANY_PAGES = "api/companies/page/{page}.json";
 const SPAMMER_PAGES = "api/spammers/page/{page}.json";
 const SPAMMER_CATEGORY_PAGES = "api/spammers/category/{category}/page/{page}.json";
+/**
+ * Page files of each spammer list (overall and per category) a build writes by default: the top
+ * 1 000 usernames of each. Deeper pages are the live server's (from the ranking file and the
+ * check files): one more report shifts every page between a username's old place and its new
+ * one, and page files of every page made a deploy of a one-report change copy thousands of them.
+ */
+export const DEFAULT_SPAMMER_PAGE_FILES = 20;
+/** Beside the first spammer page without a file, when the list goes on: that page exists, on the live server (nginx's rel=next). */
+export const SPAMMER_PAGE_BEYOND_SUFFIX = ".live";
+/** The spammer lists' order (core/spammer-ranking.ts): the live server's pages beyond the top it holds. */
+export const SPAMMER_RANKING_FILE = "api/spammers/ranking.bin";
 const PAGING =
   "`pages` is ceil(total / limit), 0 for an empty list; a page past the end answers 200 with an empty `data`. The `Link` header (RFC 8288) gives `rel=\"next\"` and `rel=\"prev\"` as absolute URLs of the list's query form, when there is such a page.";
 const PAGE_FILE_LINKS = "It carries the same `Link` header as that query (absolute URLs of the query form).";
@@ -95,7 +107,7 @@ function listPage(id: string, list: "listCompanies" | "listSpammers", what: stri
     path: `/${file.replace(/\.json$/, "")}`,
     tag: list === "listCompanies" ? "Companies" : "Spammers",
     summary: `One page of ${what} (static form)`,
-    description: `The same bytes as \`${list === "listCompanies" ? "/api/companies" : "/api/spammers"}?${query}\` at the default limit, as a plain file for static hosts and caches; a page past the end is a 404. ${PAGE_FILE_LINKS}`,
+    description: `The same bytes as \`${list === "listCompanies" ? "/api/companies" : "/api/spammers"}?${query}\` at the default limit, as a plain file for static hosts and caches; a page past the end is a 404${list === "listSpammers" ? `, and so is a page past the list's page files (the first ${DEFAULT_SPAMMER_PAGE_FILES} by default, the build's \`--list-pages\`), which the query answers` : ""}. ${PAGE_FILE_LINKS}`,
     params: [
       ...(category ? [pathParam("category", "A category.", Type.Union(CATEGORIES.map((c) => Type.Literal(c))))] : []),
       pathParam("page", "Page number, from 1.", Type.Integer({ minimum: 1 })),
@@ -300,13 +312,17 @@ export const ROUTES = [
     summary: "Reported usernames, most reported first",
     description:
       `Usernames with at least one report, by reports, then last report (newest first), then username, paginated: every one of them is on some page. \`total\` counts the whole set (of the category, when one is given). ${PAGING} \`username\` is an exact lookup. ` +
-      `Any \`limit\` goes with any \`page\`: the first ${LIST_TOP} of each list are answered from memory, a page beyond them from the build's page files of ${LIST_LIMIT.default} (at most ${LIST_TOP / LIST_LIMIT.default + 1} files read for one answer).`,
+      `Any \`limit\` goes with any \`page\`: the first ${LIST_TOP} of each list are answered from memory, a page beyond them from the build's ranking (\`${SPAMMER_RANKING_FILE}\`) and the usernames' check files; a build of an older version, without the ranking, answers those 503.`,
     params: [limitParam, pageParam, queryParam("username", "Exactly this username (normalised like /api/check).", Type.String()), categoryParam],
     file: "api/spammers.json",
     queryFiles: ["api/spammers/category/{category}.json", SPAMMER_PAGES, SPAMMER_CATEGORY_PAGES],
     media: "json",
     cache: "public",
-    responses: [ok("json", "One page of the list and the size of the set.", SpammerListSchema), invalid("a bad `limit`, `page` (0, negative, not a whole number), `username`, `category`, or one of them given twice")],
+    responses: [
+      ok("json", "One page of the list and the size of the set.", SpammerListSchema),
+      invalid("a bad `limit`, `page` (0, negative, not a whole number), `username`, `category`, or one of them given twice"),
+      problem(503, "A page beyond the top 200 of a build made by an older version, which has no ranking file."),
+    ],
     rateLimit: "optional",
     example: () => ({ query: { category: "crypto" } }),
     static: {
@@ -317,7 +333,7 @@ export const ROUTES = [
         { when: { category: CANONICAL.category }, defaults: { limit: String(LIST_LIMIT.default), page: "1" }, file: "api/spammers/category/{category}.json", pages: SPAMMER_CATEGORY_PAGES },
         { when: { category: CANONICAL.category, page: CANONICAL.page }, defaults: { limit: String(LIST_LIMIT.default) }, file: SPAMMER_CATEGORY_PAGES, pages: SPAMMER_CATEGORY_PAGES },
       ],
-      differs: `A static host answers the default limit's pages that exist, per category too; another \`limit\`, \`username\`, a page past the end, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both. ${NO_HOST_LINK}`,
+      differs: `A static host answers the default limit's pages that have files, per category too (the first ${DEFAULT_SPAMMER_PAGE_FILES} of each list by default, the build's \`--list-pages\`); another \`limit\`, \`username\`, a page past them or past the end, an invalid value, a parameter given twice (the live server's 422) or any percent-encoded character in the query get 501 naming the live route. Parameters the route does not take are ignored by both. ${NO_HOST_LINK}`,
     },
   },
   {
@@ -812,6 +828,15 @@ export const SUPPORT_FILES = [
   { file: SEARCH_INDEX_FILES.liveHeader, purpose: "The live search index's header." },
   { file: SEARCH_INDEX_FILES.liveBinary, purpose: "The live search index's arrays." },
   { file: FINGERPRINT_INDEX_FILE, purpose: "The fingerprint index the server loads." },
+  { file: SPAMMER_RANKING_FILE, purpose: "The spammer lists' order: every username, and each category's positions in it." },
+  {
+    file: `${SPAMMER_PAGES}${SPAMMER_PAGE_BEYOND_SUFFIX}`,
+    purpose: "Empty: the first page of the ranked usernames past their page files, when the list goes on (the page exists on the live server).",
+  },
+  {
+    file: `${SPAMMER_CATEGORY_PAGES}${SPAMMER_PAGE_BEYOND_SUFFIX}`,
+    purpose: "Empty: the same for a category's list.",
+  },
   { file: "_headers", purpose: "Headers per path for Netlify / Cloudflare Pages (not served)." },
   { file: "_redirects", purpose: "Rewrites for Netlify / Cloudflare Pages (not served)." },
   { file: BAD_REQUEST_FILE, purpose: "The 400 problem of a path whose percent-encoding does not decode (nginx's error_page)." },

@@ -1,19 +1,21 @@
 /**
  * Pages of the ranked lists on the live server: the answer `{data, total, page, pages}` with its
  * `Link` header (core/routes/page-links.ts, shared with the nginx block), spammer pages beyond
- * the top the server holds, read from the build's page files, and the file routes that are pages
- * of a list (`/api/spammers/page/{page}`, the top files), which get the same header.
+ * the top the server holds, read through the build's ranking and check files, and the file
+ * routes that are pages of a list (`/api/spammers/page/{page}`, the top files), which get the
+ * same header.
  */
 import type { Category } from "../../core/categories.ts";
 import { formatPageLink, getListPageUrl, getPageLinkHeader } from "../../core/routes/page-links.ts";
-import { getRoute, LIST_LIMIT, type RouteId } from "../../core/routes/table.ts";
+import { LIST_LIMIT, SPAMMER_PAGE_BEYOND_SUFFIX, SPAMMER_RANKING_FILE, type RouteId } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
-import type { SpammerItem } from "../../core/spammer-item.ts";
+import { getSpammerItem, type CheckResultFound, type SpammerItem } from "../../core/spammer-item.ts";
 import type { BuildState, SpammerList } from "../dist-source.ts";
-import { getRouteAnswer, readBuildFile, readStoredBytes } from "../files.ts";
+import { getRouteAnswer, readBuildFile } from "../files.ts";
 import { sendKeptAnswer } from "../known-answers.ts";
 import { FIVE_MINUTES, prepareJson, sendPrepared, type PreparedAnswer } from "../respond.ts";
 import { sendStoredFile } from "../send-file.ts";
+import { readCheckResult } from "./check.ts";
 import type { RouteContext } from "./context.ts";
 import { getRouteFilePath, serveRouteFile } from "./static.ts";
 
@@ -57,37 +59,34 @@ export function sendCachedListPage<T>(
   return sendKeptAnswer(request, state, key, async () => prepareListPage(state, listRequest, await compute()));
 }
 
-const SPAMMER_PAGES = getRoute("getSpammerListPage").file!;
-const CATEGORY_PAGES = getRoute("getSpammerCategoryPage").file!;
-
 /**
  * Items [start, end) of a ranked spammer list: from the top the server holds when they are in
- * it, else from the build's page files of LIST_LIMIT.default — at most LIST_TOP / 50 + 1 = 5 of
- * them for the largest limit, read at once; past the end, none.
+ * it, else the usernames at those places of the build's ranking (core/spammer-ranking.ts) with
+ * each one's item from its check file (core/spammer-item.ts, the projection the build's page
+ * files are made of); past the end, none. The route answers 503 for a build without a ranking
+ * (an older version's) before asking for items beyond its top.
  */
 export async function readRankedSpammers(state: BuildState, ranked: SpammerList, category: Category | undefined, start: number, end: number): Promise<SpammerItem[]> {
   const last = Math.min(end, ranked.total);
   if (start >= last) return [];
   if (last <= ranked.data.length) return ranked.data.slice(start, last);
-  const size = LIST_LIMIT.default;
-  const first = Math.floor(start / size) + 1;
-  const numbers = Array.from({ length: Math.ceil(last / size) - first + 1 }, (_, i) => first + i);
-  const files = numbers.map((page) => (category ? fillTemplate(CATEGORY_PAGES, { category, page }) : fillTemplate(SPAMMER_PAGES, { page })));
-  const stored = await Promise.all(files.map((file) => readBuildFile(state, file)));
-  const items: SpammerItem[] = [];
-  for (const [i, file] of stored.entries()) {
-    // The build writes every page of `total`: a missing one is a broken build, not an empty page.
-    if (file === null) throw new Error(`the build has no ${files[i]} although its list has ${ranked.total} usernames`);
-    items.push(...(JSON.parse((await readStoredBytes(state, file)).toString("utf8")) as { data: SpammerItem[] }).data);
-  }
-  const offset = (first - 1) * size;
-  return items.slice(start - offset, last - offset);
+  const { ranking } = state;
+  if (!ranking) throw new Error(`the build has no ${SPAMMER_RANKING_FILE}`);
+  return Promise.all(
+    ranking.usernames(category, start, last).map(async (username) => {
+      const check = (await readCheckResult(state, username)) as CheckResultFound | null;
+      // The build writes a check file for every username it ranks: a missing one is a broken build.
+      if (!check?.found) throw new Error(`the build ranks ${username} but has no check file for it`);
+      return getSpammerItem(check);
+    }),
+  );
 }
 
 /**
  * A file route that is a page of a list: its file, with the Link header of that page. The next
- * page exists when the build wrote its file — the rule the nginx block applies too, so the two
- * agree; the previous one when this is not the first.
+ * page exists when the build wrote its file, or its marker (a page past a spammer list's page
+ * files, on the live server) — the rule the nginx block applies too, so the two agree; the
+ * previous one when this is not the first.
  */
 export async function servePagedFile(ctx: RouteContext): Promise<Response> {
   const { route, params, state } = ctx;
@@ -100,7 +99,8 @@ export async function servePagedFile(ctx: RouteContext): Promise<Response> {
   const list = { list: paged.list as RouteId, query };
   const nextFile = fillTemplate(paged.pages, { ...params, page: (page * paged.limit) / LIST_LIMIT.default + 1 });
   const links: string[] = [];
-  if (await readBuildFile(state, nextFile)) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page + 1), "next"));
+  const hasNext = (await readBuildFile(state, nextFile)) ?? (await readBuildFile(state, `${nextFile}${SPAMMER_PAGE_BEYOND_SUFFIX}`));
+  if (hasNext) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page + 1), "next"));
   if (page > 1) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page - 1), "prev"));
   const answer = getRouteAnswer(state, route);
   return sendStoredFile(ctx.request, state.files, file, links.length > 0 ? { ...answer, key: undefined, extra: { ...answer.extra, link: links.join(", ") } } : answer);

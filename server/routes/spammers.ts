@@ -1,9 +1,9 @@
 /** GET /api/spammers?limit&page&username&category — reported usernames, most reported first, paginated. */
 import { CATEGORIES } from "../../core/categories.ts";
-import { LIST_LIMIT, MAX_PAGE } from "../../core/routes/table.ts";
+import { LIST_LIMIT, LIST_TOP, MAX_PAGE, SPAMMER_RANKING_FILE } from "../../core/routes/table.ts";
 import { getSpammerItem, type CheckResultFound } from "../../core/spammer-item.ts";
 import { getUsernameRejection, normalizeUsername } from "../../core/username.ts";
-import { sendInvalid } from "../respond.ts";
+import { sendInvalid, sendProblem } from "../respond.ts";
 import { QueryReader } from "../query.ts";
 import { readCheckResult } from "./check.ts";
 import type { RouteContext } from "./context.ts";
@@ -30,6 +30,9 @@ export async function listSpammers({ request, url, state }: RouteContext): Promi
     return sendListPage(request, state, list, { data: found.slice(start, start + limit), total: found.length, page, limit });
   }
   const ranked = category ? state.spammersByCategory.get(category)! : state.spammers;
+  if (!state.ranking && Math.min(start + limit, ranked.total) > ranked.data.length) {
+    return sendProblem(request, 503, `This build has no spammer ranking (${SPAMMER_RANKING_FILE}) for pages beyond the top ${LIST_TOP}; rebuild dist with the current version.`);
+  }
   return sendCachedListPage(request, state, { ...list, page }, async () => {
     const data = await readRankedSpammers(state, ranked, category, start, start + limit);
     return { data, total: ranked.total, page, limit };

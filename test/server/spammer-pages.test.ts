@@ -5,23 +5,25 @@
  * rel=next walks every page; the page files answer the same; bad pages are 422 problems. The
  * expected order is the dump's rows sorted here with core's comparator, not the build's ranking.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATEGORIES } from "../../core/categories.ts";
 import { compareSpammers } from "../../core/ranking.ts";
+import { DEFAULT_SPAMMER_PAGE_FILES } from "../../core/routes/table.ts";
 import { createApp } from "../../server/app.ts";
 import { BASE_URL, buildSampleDist, makeTempDir } from "../helpers/fixture.ts";
 
 let dir: string;
+let dist: string;
 let app: ReturnType<typeof createApp>;
 let ranked: string[];
 const rankedIn = new Map<string, string[]>();
 
 beforeAll(() => {
   dir = makeTempDir("spammer-pages");
-  const dist = buildSampleDist(dir, 3000);
+  dist = buildSampleDist(dir, 3000);
   app = createApp({ dist });
   const rows = Papa.parse<Record<string, string>>(readFileSync(join(dist, "dumps/spammers-latest.csv"), "utf8"), { header: true, skipEmptyLines: true }).data;
   const order = rows
@@ -98,14 +100,16 @@ describe("GET /api/spammers, page by page", () => {
     expect(link).toBeNull();
   });
 
-  it("serves the page files with the bytes and the Link of the query they stand for", async () => {
+  it("serves the page files with the bytes and the Link of the query they stand for, beyond the top 200 too", async () => {
     const pairs = [
       ["/api/spammers/page/3", "/api/spammers?page=3"],
+      // Past the top the server holds: the query's items come from the ranking and the check files.
+      ["/api/spammers/page/5", "/api/spammers?page=5"],
+      [`/api/spammers/page/${DEFAULT_SPAMMER_PAGE_FILES}`, `/api/spammers?page=${DEFAULT_SPAMMER_PAGE_FILES}`],
       ["/api/spammers/category/crypto/page/2", "/api/spammers?category=crypto&page=2"],
       ["/api/spammers/category/crypto", "/api/spammers?category=crypto"],
       ["/api/spammers/top", "/api/spammers?limit=200"],
       ["/api/spammers/category/gambling/top", "/api/spammers?category=gambling&limit=200"],
-      [`/api/spammers/page/${Math.ceil(ranked.length / 50)}`, `/api/spammers?page=${Math.ceil(ranked.length / 50)}`],
       ["/api/companies/page/2", "/api/companies?page=2"],
     ];
     for (const [file, query] of pairs) {
@@ -113,7 +117,26 @@ describe("GET /api/spammers, page by page", () => {
       expect([a.status, a.headers.get("link")], file).toEqual([200, b.headers.get("link")]);
       expect(Buffer.from(await a.arrayBuffer()).equals(Buffer.from(await b.arrayBuffer())), file).toBe(true);
     }
-    expect((await get(`/api/spammers/page/${Math.ceil(ranked.length / 50) + 1}`)).status).toBe(404);
+  });
+
+  it("writes page files for the first pages of each list only, and marks where a list goes on past them", async () => {
+    const pages = Math.ceil(ranked.length / 50);
+    expect(pages).toBeGreaterThan(DEFAULT_SPAMMER_PAGE_FILES + 1);
+    const last = await get(`/api/spammers/page/${DEFAULT_SPAMMER_PAGE_FILES}`);
+    // The last page file's rel=next is the query form of the page after, which the live server answers.
+    expect(readLinks(last.headers.get("link")).next).toBe(`/api/spammers?page=${DEFAULT_SPAMMER_PAGE_FILES + 1}`);
+    expect((await json(`/api/spammers?page=${DEFAULT_SPAMMER_PAGE_FILES + 1}`)).status).toBe(200);
+    expect((await get(`/api/spammers/page/${DEFAULT_SPAMMER_PAGE_FILES + 1}`)).status).toBe(404);
+    expect(existsSync(join(dist, `api/spammers/page/${DEFAULT_SPAMMER_PAGE_FILES + 1}.json.live`))).toBe(true);
+    expect(existsSync(join(dist, `api/spammers/page/${DEFAULT_SPAMMER_PAGE_FILES + 2}.json.live`))).toBe(false);
+    // A list shorter than the page files has them all, and no marker.
+    const short = [...rankedIn.entries()].find(([, list]) => list.length > 50 && list.length <= 50 * DEFAULT_SPAMMER_PAGE_FILES);
+    expect(short, "a category of a few pages").toBeDefined();
+    const [category, list] = short!;
+    const shortPages = Math.ceil(list.length / 50);
+    expect(existsSync(join(dist, `api/spammers/category/${category}/page/${shortPages}.json`))).toBe(true);
+    expect(readdirSync(join(dist, `api/spammers/category/${category}/page`)).filter((f) => f.endsWith(".live"))).toEqual([]);
+    expect(readLinks((await get(`/api/spammers/category/${category}/page/${shortPages}`)).headers.get("link")).next).toBeUndefined();
   });
 
   it("keeps the other parameters in its links, limit only when it is not the default", async () => {
