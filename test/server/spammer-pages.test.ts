@@ -5,7 +5,7 @@
  * rel=next walks every page; the page files answer the same; bad pages are 422 problems. The
  * expected order is the dump's rows sorted here with core's comparator, not the build's ranking.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -154,4 +154,23 @@ describe("GET /api/spammers, page by page", () => {
     const problem = (await res.json()) as { errors: { name: string; in: string }[] };
     expect(problem.errors).toEqual([expect.objectContaining({ name: "page", in: "query" })]);
   });
+});
+
+describe("a build of an older version, without the ranking file", () => {
+  it("answers the top 200 of each list, and a page beyond them with a 503 problem saying to rebuild", async () => {
+    const local = makeTempDir("spammer-pages-old");
+    try {
+      const dist = buildSampleDist(local, 600);
+      rmSync(join(realpathSync(dist), "api/spammers/ranking.bin"));
+      const old = createApp({ dist });
+      expect((await old.request("/api/spammers?page=4")).status).toBe(200);
+      expect((await old.request("/api/spammers?limit=200")).status).toBe(200);
+      const beyond = await old.request("/api/spammers?page=5");
+      expect(beyond.status).toBe(503);
+      expect(beyond.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+      expect(((await beyond.json()) as { detail: string }).detail).toMatch(/rebuild/);
+    } finally {
+      rmSync(local, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
