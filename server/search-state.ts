@@ -4,9 +4,10 @@
  * one build, loaded with it (server/dist-source.ts), so a newly published build answers from its
  * own indexes and never from the previous build's.
  *
- * Loading is the only whole-corpus work: the global searcher derives its n-gram postings from
- * the texts (faster than reading them), the live index maps its raw arrays back as they are, and
- * global search's username group searches those same arrays. Requests then only look up.
+ * Loading is the only whole-corpus work: the global searcher reads its n-gram postings as the
+ * build wrote them (search/global.bin; derived from the texts for an older build), the live index
+ * maps its raw arrays back as they are, and global search's username group searches those same
+ * arrays. Requests then only look up.
  *
  * The usernames' postings are the one part not read at load: at a million usernames they are
  * 90 MB of the 137 MB of live.bin, and a search reads a few of their lists, from the file as
@@ -15,6 +16,7 @@
 import { readFile } from "node:fs/promises";
 import { SEARCH_INDEX_FILES } from "../core/routes/table.ts";
 import { resolve } from "node:path";
+import { loadGlobalGrams } from "../core/search/global-grams.ts";
 import { GLOBAL_SEARCH_INDEX_FORMAT, type GlobalSearchIndex } from "../core/search/global-index.ts";
 import { createGlobalSearcher, type GlobalSearcher } from "../core/search/global-searcher.ts";
 import type { LiveIndex } from "../core/search/live-index.ts";
@@ -46,8 +48,14 @@ export async function loadSearchState(root: string, asOf: string): Promise<Searc
   if (!Number.isFinite(asOfMs)) throw new Error(`build-report.json as_of is not an instant: ${JSON.stringify(asOf)}`);
   const globalIndex = JSON.parse(global.toString("utf8")) as GlobalSearchIndex;
   if (globalIndex.format !== GLOBAL_SEARCH_INDEX_FORMAT) throw new Error(`${SEARCH_INDEX_PATHS.global}: unknown format ${JSON.stringify(globalIndex.format)}`);
+  // The postings as the build wrote them; derived from the texts for a build made before it did.
+  const gramFile = await read(SEARCH_INDEX_PATHS.globalGrams).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  const grams = gramFile && loadGlobalGrams(gramFile, globalIndex);
   // Global search's username group reads the live index's arrays: one copy of every username.
-  return { global: createGlobalSearcher(globalIndex, { usernames: live }), live, asOfMs };
+  return { global: createGlobalSearcher(globalIndex, { usernames: live, grams: grams ?? undefined }), live, asOfMs };
 }
 
 /** The build's live index (live.json, live.bin): its postings of usernames read from the file as searches need them. */

@@ -5,7 +5,9 @@
  * - search/global.json: GET /api/search/global over the eight groups (companies, people,
  *   glossary, videos, video channels, chat channels, chats, blog posts), folded once here with
  *   the same core/search functions that fold queries; urls as paths below the base URL (the
- *   answer puts the base URL's path in front: site-relative, as the reference has them).
+ *   answer puts the base URL's path in front: site-relative, as the reference has them);
+ *   search/global.bin, its n-gram postings (core/search/global-grams.ts), which the server
+ *   would otherwise derive at every start.
  * - search/live.json + search/live.bin: GET /api/search over companies (name, aliases, website
  *   domain), people and every valid spammer username with its reports count; the header as
  *   JSON, the arrays as raw bytes (core/search/live-index-format.ts). Global search's ninth
@@ -15,6 +17,7 @@
  * Usernames are read off the model's spammer table into typed arrays
  * (core/search/ranked-usernames.ts): no object per username.
  */
+import { buildGlobalGrams, serializeGlobalGrams } from "../../core/search/global-grams.ts";
 import { createGlobalSearchIndex } from "../../core/search/global-index.ts";
 import { createLiveIndex, type LiveCompany, type LivePerson } from "../../core/search/live-index.ts";
 import { serializeLiveIndex } from "../../core/search/live-index-format.ts";
@@ -28,7 +31,9 @@ import { listGlobalEntities } from "./search-entities.ts";
 import { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 
 export function* emitSearchIndexes({ model, urls }: EmitContext): Generator<OutputFile> {
-  yield { path: SEARCH_FILES.global, data: toJson(createGlobalSearchIndex(listGlobalEntities(model))) };
+  const global = createGlobalSearchIndex(listGlobalEntities(model));
+  yield { path: SEARCH_FILES.global, data: toJson(global) };
+  yield { path: SEARCH_FILES.globalGrams, data: serializeGlobalGrams(buildGlobalGrams(global)) };
   const collector = new UsernameCollector();
   const spammers = model.spammers;
   for (let row = 0; row < spammers.size; row++) collector.add(spammers.username(row), spammers.reportsCount(row));

@@ -815,7 +815,7 @@ export function getRoute(id: RouteId): Route {
  * Files the build writes that are no public URL of their own: read by the server or a host, and
  * still served at their path in dist (every file of a build is public; the manifest lists them).
  */
-export const SEARCH_INDEX_FILES = { global: "search/global.json", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
+export const SEARCH_INDEX_FILES = { global: "search/global.json", globalGrams: "search/global.bin", liveHeader: "search/live.json", liveBinary: "search/live.bin" } as const;
 export const FINGERPRINT_INDEX_FILE = "fingerprint/index.json";
 /** The 501 problem a Netlify-like host answers for a route its rules cannot (core/hosting/netlify.ts). */
 export const CANNOT_ANSWER_FILE = "_static-host/cannot-answer/{id}.json";
@@ -825,6 +825,7 @@ export const BAD_REQUEST_FILE = "_static-host/bad-request.json";
 export const SUPPORT_FILES = [
   { file: EMBED_NOT_FOUND_FILE, purpose: "The HTML 404 page of /embed/ (getEmbed's 404)." },
   { file: SEARCH_INDEX_FILES.global, purpose: "The global search index the server loads." },
+  { file: SEARCH_INDEX_FILES.globalGrams, purpose: "The global search index's n-gram postings." },
   { file: SEARCH_INDEX_FILES.liveHeader, purpose: "The live search index's header." },
   { file: SEARCH_INDEX_FILES.liveBinary, purpose: "The live search index's arrays." },
   { file: FINGERPRINT_INDEX_FILE, purpose: "The fingerprint index the server loads." },

@@ -20,7 +20,7 @@
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { GRAM_PAD, createGramVoter } from "./global-votes.ts";
-import { hashStartGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
+import { hashStartGram, hashTrigramAt, listLength, seekPosting, type GramPostings } from "./gram-postings.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { createScoredTopList } from "../top-list.ts";
 import type { ScoredTopList } from "../top-list.ts";
@@ -51,13 +51,13 @@ export interface CandidateFinder {
   getPlausibility(text: string): number;
 }
 
-/** `norms[f]`: text f's fuse.js field norm (fuse-score.ts getFieldNorm). */
-export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>): CandidateFinder {
+/** `norms[f]`: text f's fuse.js field norm (fuse-score.ts getFieldNorm); `grams`: the index's (global-grams.ts). */
+export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>, grams: GramPostings): CandidateFinder {
   const { texts, textStarts, typeStarts, sortedTexts } = index;
   const typeCount = index.types.length;
   const textDoc = new Uint32Array(texts.length);
   for (let d = 0; d < index.titles.length; d++) textDoc.fill(d, textStarts[d], textStarts[d + 1]);
-  const voter = createGramVoter(index, docType, norms);
+  const voter = createGramVoter(index, docType, norms, grams);
   const { table, mask } = voter;
   // Per-query scratch, reused (search is synchronous): variant bits per document, the documents
   // holding any, and one voted list per type. No closures or maps per query: under tsx every

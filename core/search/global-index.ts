@@ -1,8 +1,8 @@
 /**
  * The global-search index (GET /api/search/global): every searchable entity of the eight entity types,
- * folded once at build time into compact parallel arrays. The build writes it as JSON; the server
- * parses it and derives the n-gram postings in memory (see global-searcher.ts), which is faster
- * than shipping them and keeps the file to the text that is expensive to produce.
+ * folded once at build time into compact parallel arrays. The build writes it as JSON, and its
+ * n-gram postings beside it in binary (global-grams.ts): a server reads both rather than derive
+ * the postings at every start.
  */
 import { compareCodePoints, compareNames } from "../order.ts";
 import { foldText, hasCyrillic } from "./normalize.ts";

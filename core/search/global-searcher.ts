@@ -23,6 +23,8 @@ import { MAX_TEXTS_PER_ENTITY } from "./global-index.ts";
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { getGroupLimit } from "./global-groups.ts";
 import { createCandidateFinder } from "./global-candidates.ts";
+import { buildGlobalGrams } from "./global-grams.ts";
+import type { GramPostings } from "./gram-postings.ts";
 import { describeQueryVariants, stripQueryDecorations } from "./normalize.ts";
 import { getFuzzyVariants, getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
 import type { QueryVariant } from "./normalize.ts";
@@ -101,6 +103,8 @@ export interface GlobalSearchOptions {
 export interface CreateGlobalSearcherOptions {
   /** The live index, whose usernames are the `spammer` group (none without it). */
   usernames?: GlobalUsernames;
+  /** The index's n-gram postings as the build wrote them (global-grams.ts); derived from the texts when absent. */
+  grams?: GramPostings;
 }
 
 export interface GlobalSearcher {
@@ -122,7 +126,7 @@ interface ScoredCandidates {
   kinds: Uint8Array;
 }
 
-export function createGlobalSearcher(index: GlobalSearchIndex, { usernames }: CreateGlobalSearcherOptions = {}): GlobalSearcher {
+export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, grams }: CreateGlobalSearcherOptions = {}): GlobalSearcher {
   const size = index.titles.length;
   const docType = new Uint8Array(size);
   for (let t = 0; t < index.types.length; t++) {
@@ -133,7 +137,7 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames }: Cr
   // for scoring and the prefilter's ranking alike.
   const norms = new Float64Array(texts.length);
   for (let f = 0; f < texts.length; f++) norms[f] = getFieldNorm(texts[f]!);
-  const finder = createCandidateFinder(index, docType, norms);
+  const finder = createCandidateFinder(index, docType, norms, grams ?? buildGlobalGrams(index));
 
   const getVariants = (query: string): QueryVariant[] => {
     // A pasted link or @handle is searched as its host or username (as live search does).

@@ -16,13 +16,12 @@
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { hasCyrillic } from "./normalize.ts";
-import { buildGramPostings, forEachGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
+import { GRAM_PAD } from "./global-grams.ts";
+import { forEachGram, hashTrigramAt, listLength, seekPosting } from "./gram-postings.ts";
 import type { GramPostings } from "./gram-postings.ts";
 import type { ScoredTopList } from "../top-list.ts";
 
-const GRAM_BITS = 19;
-/** Texts are padded with a space, so a text start and a word start give the same grams. */
-export const GRAM_PAD = " ";
+export { GRAM_PAD };
 const ADMIT_BUDGET = 3_000;
 const FIRST_LIST_CAP = ADMIT_BUDGET;
 const BITSET_SHARE = 1 / 64;
@@ -43,11 +42,11 @@ export interface GramVoter {
   getPlausibility(text: string): number;
 }
 
-export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>): GramVoter {
+/** `table`: the index's grams (global-grams.ts), read from the build's file or derived. */
+export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>, table: GramPostings): GramVoter {
   const size = index.titles.length;
   const { texts, textStarts } = index;
-  const table = buildGramPostings(texts, textStarts, GRAM_BITS, { kind: "padded", pad: GRAM_PAD });
-  const mask = (1 << GRAM_BITS) - 1;
+  const mask = (1 << table.bits) - 1;
   const length = (bucket: number) => listLength(table, bucket);
   // fuse.js scores a record as the product of field scores raised to weight × norm, so a
   // document whose several texts match scores much better than one with a single match.

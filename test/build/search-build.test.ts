@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInMemory } from "../../build/build.ts";
 import { EMITTERS } from "../../build/emitters/index.ts";
+import { buildGlobalGrams, loadGlobalGrams } from "../../core/search/global-grams.ts";
 import type { GlobalSearchIndex } from "../../core/search/global-index.ts";
+import { createGlobalSearcher } from "../../core/search/global-searcher.ts";
 import { loadLiveIndex } from "../../core/search/live-index-format.ts";
 import { BASE_URL, buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 import { expectedUsernames } from "../helpers/expected.ts";
@@ -31,7 +33,24 @@ describe("the search emitter", () => {
 
   it("writes the same bytes for the same snapshot", () => {
     const again = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
-    for (const path of ["search/global.json", "search/live.json", "search/live.bin"]) expect(again.get(path)?.equals(files.get(path)!), path).toBe(true);
+    for (const path of ["search/global.json", "search/global.bin", "search/live.json", "search/live.bin"]) expect(again.get(path)?.equals(files.get(path)!), path).toBe(true);
+  });
+
+  it("writes the global index's n-gram postings as the server would derive them, and a searcher on them answers the same", () => {
+    const index = readGlobal();
+    const grams = loadGlobalGrams(files.get("search/global.bin")!, index);
+    const derived = buildGlobalGrams(index);
+    expect([grams.bits, Buffer.from(grams.offsets.buffer, grams.offsets.byteOffset, grams.offsets.byteLength).equals(Buffer.from(derived.offsets.buffer))]).toEqual([derived.bits, true]);
+    expect([...grams.postings]).toEqual([...derived.postings]);
+    const [read, made] = [createGlobalSearcher(index, { grams }), createGlobalSearcher(index)];
+    for (const q of ["alpha", "alpah", "альфа", "spin", "capstone", "ivan"]) expect(read.search(q), q).toEqual(made.search(q));
+  });
+
+  it("refuses postings that are not the index's", () => {
+    const index = readGlobal();
+    const bytes = files.get("search/global.bin")!;
+    expect(() => loadGlobalGrams(bytes.subarray(0, bytes.byteLength - 4), index)).toThrow(/does not fit/);
+    expect(() => loadGlobalGrams(bytes, { titles: [] })).toThrow(/not this index/);
   });
 
   it("indexes every page-able entity once, by type, with site-relative URLs", () => {
