@@ -5,7 +5,7 @@
  * three steps.
  */
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
-import { DEFAULT_AS_OF } from "../data/sample/generate.ts";
+import { DEFAULT_AS_OF } from "../data/sample/defaults.ts";
 import type { CommandSpec, FlagSpec } from "./flags.ts";
 
 /** The flags that shape a generated sample; the sample command adds where to write it. */

@@ -29,7 +29,7 @@ export interface SampleSummary {
   people: number;
 }
 
-export const DEFAULT_AS_OF = "2026-11-15T18:00:00Z";
+export { DEFAULT_AS_OF } from "./defaults.ts";
 const HISTORY_DAYS = 730;
 
 /** Skewed category mix: gambling and crypto dominate, infobiz and payments are rare. */
