@@ -53,8 +53,8 @@ export function getKnownAnswer(response: Response): KnownAnswer | undefined {
 }
 
 /**
- * A computed answer that stays the same until the next build (a list page, an unknown username's
- * check), kept in the build's answer cache under `key`: made by `prepare` the first time.
+ * A computed answer that stays the same until the next build (a page of a list), kept in the
+ * build's answer cache under `key`: made by `prepare` the first time.
  */
 export async function sendKeptAnswer(request: Request, state: BuildState, key: string, prepare: () => PreparedAnswer | Promise<PreparedAnswer>): Promise<Response> {
   let prepared = state.answers.get(key);
