@@ -218,7 +218,7 @@ export function toServeRows(f: ServeFigures): BenchRow[] {
   }));
   const d = f.downloads;
   rows.push({
-    metric: `weekly dump download, 4 at once (${mib(d.bytes)} CSV)`,
+    metric: `weekly dump download, 4 at once, best of 3 rounds (${mib(d.bytes)} CSV)`,
     value: `${d.live.perSecond.toFixed(1)} downloads/s, RSS +${mib(d.live.rssGrowthBytes)}`,
     baseline: `nginx ${d.nginx.perSecond.toFixed(1)} downloads/s`,
     ratio: `${((100 * d.live.perSecond) / d.nginx.perSecond).toFixed(0)}% of nginx`,

@@ -28,9 +28,6 @@ export interface FileStoreOptions {
 /** Held by default: the whole default sample's files, and the lists and top pages of a 1M build. */
 export const DEFAULT_FILE_STORE: FileStoreOptions = { memoryBytes: 64 << 20, maxMemoryFileBytes: 1 << 20 };
 
-/** A file's answer headers for one answer: the file as it is, and each precompressed sibling. */
-export type HeaderSet = Partial<Record<Encoding | "identity", [string, string][]>>;
-
 export interface StoredFile {
   /** Path inside the build. */
   path: string;
@@ -41,12 +38,16 @@ export interface StoredFile {
   bytes: Buffer | null;
   /** Precompressed siblings on disk (`path.br`, `path.gz`), learnt on first use (the map once known). */
   encodings?: ReadonlyMap<Encoding, StoredFile> | Promise<ReadonlyMap<Encoding, StoredFile>>;
-  /** Response headers made for this file, by answer (server/send-file.ts). */
-  headers: Map<string, HeaderSet>;
+  /** Its own answer headers, made once: the rest are the answer's, shared by every file (server/send-file.ts). */
+  ownHeaders: [[string, string], [string, string]];
 }
 
-/** What each held entry costs beside its bytes (the entry, its key, its headers), for the budget. */
-const ENTRY_OVERHEAD = 512;
+/**
+ * What each held entry costs beside its bytes and its path (the entry, its Buffer and memory of
+ * its own, its two header pairs, the LRU's node), for the budget: measured at ~680 bytes for the
+ * check files of a 100 000-username build (`--file-memory` is then what the held files cost).
+ */
+const ENTRY_OVERHEAD = 768;
 
 /**
  * Reads of a streamed file: four times Node's default, fewer chunks through the socket for the
@@ -92,7 +93,7 @@ export class FileStore {
       // Hashed once: kept while the budget allows; past it (or with a budget of 0) read and
       // hashed again on each request.
       const { bytes } = found;
-      const file: StoredFile = { path, size: bytes.byteLength, etag: formatEtag(createHash("sha256").update(bytes)), bytes, headers: new Map() };
+      const file = makeStoredFile(path, bytes.byteLength, formatEtag(createHash("sha256").update(bytes)), bytes);
       if (file.size + ENTRY_OVERHEAD <= this.options.memoryBytes) this.held.set(path, file);
       return file;
     }
@@ -101,7 +102,7 @@ export class FileStore {
     if (!pending) {
       pending = hashFile(full)
         .then((etag) => {
-          const file: StoredFile = { path, size, etag, bytes: null, headers: new Map() };
+          const file = makeStoredFile(path, size, etag, null);
           this.streamed.set(path, file);
           return file;
         })
@@ -179,6 +180,10 @@ function readSmallFile(path: string, maxBytes: number): { bytes: Buffer } | { si
   } finally {
     closeSync(fd);
   }
+}
+
+function makeStoredFile(path: string, size: number, etag: string, bytes: Buffer | null): StoredFile {
+  return { path, size, etag, bytes, ownHeaders: [["content-length", String(size)], ["etag", etag]] };
 }
 
 function formatEtag(hash: ReturnType<typeof createHash>): string {

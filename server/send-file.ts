@@ -32,8 +32,8 @@ export interface FileAnswer {
   extra?: Readonly<Record<string, string>>;
   /** 200, or 404 for a not-found page sent as a file. */
   status?: number;
-  /** Names this answer's headers among a file's header sets (getAnswerKey): made once per answer. */
-  key?: string;
+  /** Its headers but the file's own, by encoding and Vary: made once per answer (getAnswerHeaders). */
+  headers?: Partial<Record<string, Headers>>;
 }
 
 type Headers = [string, string][];
@@ -81,33 +81,29 @@ const NO_ENCODINGS: ReadonlyMap<Encoding, StoredFile> = new Map();
 
 const NOT_MODIFIED_HEADERS = new Set(["etag", "cache-control", "vary", "last-modified", "content-location", "link", ...Object.keys(PUBLIC_HEADERS)]);
 
-/** The key of an answer's headers: its fields, made into a string once per answer object. */
-function getAnswerKey(answer: FileAnswer): string {
-  return (answer.key ??= JSON.stringify([answer.type, answer.cacheControl, answer.status ?? 200, answer.lastModified, answer.extra ?? {}]));
+/**
+ * A file's answer headers: the answer's (made once per answer, encoding and Vary, shared by every
+ * file it answers with), then the file's own length and ETag (made once per file). Only the
+ * array that puts them together is made per request: a header list per held file was half of
+ * what a held check file cost in memory.
+ */
+function getHeaders(file: StoredFile, answer: FileAnswer, encoding: Encoding | null, varies: boolean): Headers {
+  const slot = `${encoding ?? "identity"}${varies ? " vary" : ""}`;
+  const shared = ((answer.headers ??= {})[slot] ??= makeAnswerHeaders(answer, encoding, varies));
+  return [...shared, ...file.ownHeaders];
 }
 
-/** The file's answer headers for this answer and encoding, made once. */
-function getHeaders(file: StoredFile, answer: FileAnswer, encoding: Encoding | null, varies: boolean): Headers {
-  const key = getAnswerKey(answer);
-  let set = file.headers.get(key);
-  if (!set) file.headers.set(key, (set = {}));
-  const slot = encoding ?? "identity";
-  let headers = set[slot];
-  if (!headers) {
-    headers = [
-      ...PUBLIC_ENTRIES,
-      ["content-type", answer.type],
-      ["content-length", String(file.size)],
-      ["etag", file.etag],
-      ["last-modified", answer.lastModified],
-      ["cache-control", answer.cacheControl],
-      ["accept-ranges", "bytes"],
-      ...Object.entries(answer.extra ?? {}),
-    ];
-    if (encoding) headers.push(["content-encoding", encoding]);
-    if (varies) headers.push(["vary", "accept-encoding"]);
-    set[slot] = headers;
-  }
+function makeAnswerHeaders(answer: FileAnswer, encoding: Encoding | null, varies: boolean): Headers {
+  const headers: Headers = [
+    ...PUBLIC_ENTRIES,
+    ["content-type", answer.type],
+    ["last-modified", answer.lastModified],
+    ["cache-control", answer.cacheControl],
+    ["accept-ranges", "bytes"],
+    ...Object.entries(answer.extra ?? {}),
+  ];
+  if (encoding) headers.push(["content-encoding", encoding]);
+  if (varies) headers.push(["vary", "accept-encoding"]);
   return headers;
 }
 

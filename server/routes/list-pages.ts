@@ -103,5 +103,5 @@ export async function servePagedFile(ctx: RouteContext): Promise<Response> {
   if (hasNext) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page + 1), "next"));
   if (page > 1) links.push(formatPageLink(getListPageUrl(state.urls.base, list, page - 1), "prev"));
   const answer = getRouteAnswer(state, route);
-  return sendStoredFile(ctx.request, state.files, file, links.length > 0 ? { ...answer, key: undefined, extra: { ...answer.extra, link: links.join(", ") } } : answer);
+  return sendStoredFile(ctx.request, state.files, file, links.length > 0 ? { ...answer, headers: undefined, extra: { ...answer.extra, link: links.join(", ") } } : answer);
 }
