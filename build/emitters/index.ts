@@ -34,7 +34,11 @@ export interface Emitter {
 
 export const EMITTERS: Emitter[] = [
   { name: "check", writes: "api/check/{username}.json", emit: emitCheckFiles },
-  { name: "spammers", writes: "api/spammers.json, api/spammers/page/{n}.json, api/spammers/top.json, api/spammers/category/{category}.json, …/{category}/page/{n}.json, …/{category}/top.json", emit: emitSpammerLists },
+  {
+    name: "spammers",
+    writes: "api/spammers/ranking.bin, api/spammers.json, api/spammers/page/{n}.json (the first --list-pages), api/spammers/top.json, api/spammers/category/{category}.json, …/{category}/page/{n}.json, …/{category}/top.json",
+    emit: emitSpammerLists,
+  },
   { name: "company", writes: "api/company/{slug}.json", emit: emitCompanyCards },
   { name: "widget", writes: "api/widget/{slug}.json", emit: emitWidgets },
   { name: "companies", writes: "api/companies.json, api/companies/page/{n}.json, api/companies/all.json", emit: emitCompanyList },
@@ -48,7 +52,7 @@ export const EMITTERS: Emitter[] = [
   { name: "home", writes: "index.html (landing page), 404.html (the pages' not-found page)", emit: emitHomePages },
   { name: "embeds", writes: "embed/{style}/{slug}.html, embed/404.html", emit: emitEmbeds },
   { name: "fingerprint", writes: "fingerprint/index.json, fingerprint/profiles.json", emit: emitFingerprintIndex },
-  { name: "search", writes: "search/global.json, search/live.json, search/live.bin", emit: emitSearchIndexes },
+  { name: "search", writes: "search/global.json, search/global.bin, search/live.json, search/live.bin", emit: emitSearchIndexes },
   { name: "host-config", writes: "_headers, _redirects (Netlify / Cloudflare Pages rules generated from the route table)", emit: emitHostConfig },
   { name: "docs", writes: "openapi.json, docs/index.html (generated from the route table, with real answers of this build)", emit: emitApiDocs },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },
