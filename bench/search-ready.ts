@@ -17,6 +17,8 @@ import { readRssBytes, startServeProcess } from "../test/helpers/serve-process.t
 
 export interface SearchIndexFiles {
   global: string;
+  /** The global index's n-gram postings, as the search emitter writes them beside it. */
+  globalGrams: Uint8Array;
   liveHeader: string;
   liveBinary: Uint8Array;
 }
@@ -41,6 +43,7 @@ export async function measureServerReady(workDir: string, files: SearchIndexFile
   const { buildDir } = buildDist({ db, out: dist, baseUrl: "http://127.0.0.1", progress: null });
   const baseline = await timeServerStart(dist);
   writeFileSync(join(buildDir, SEARCH_INDEX_PATHS.global), files.global);
+  writeFileSync(join(buildDir, SEARCH_INDEX_PATHS.globalGrams), files.globalGrams);
   writeFileSync(join(buildDir, SEARCH_INDEX_PATHS.liveHeader), files.liveHeader);
   writeFileSync(join(buildDir, SEARCH_INDEX_PATHS.liveBinary), files.liveBinary);
   const started = performance.now();

@@ -41,6 +41,8 @@ export function loadGlobalGrams(bytes: Uint8Array, index: Pick<GlobalSearchIndex
   if (bits !== GLOBAL_GRAM_BITS || words.length !== 2 + size + count) throw new Error("global search grams: the file does not fit its header (truncated, or of another version)");
   const offsets = words.subarray(2, 2 + size);
   const postings = words.subarray(2 + size);
-  if (offsets[size - 1] !== count || postings.some((doc) => doc >= index.titles.length)) throw new Error("global search grams: the file is not this index's");
+  let last = 0;
+  for (let p = 0; p < postings.length; p++) if (postings[p]! > last) last = postings[p]!;
+  if (offsets[size - 1] !== count || (count > 0 && last >= index.titles.length)) throw new Error("global search grams: the file is not this index's");
   return { bits, offsets, postings };
 }
