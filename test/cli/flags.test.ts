@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { printFailure } from "../../cli/command.ts";
 import { BUILD, SAMPLE, SERVE, START } from "../../cli/flag-table.ts";
 import { formatHelp, readFlags, UsageError, wantsHelp } from "../../cli/flags.ts";
-import { resolveServeOptions, resolveStartOptions } from "../../cli/resolve-options.ts";
+import { resolveBuildOptions, resolveServeOptions, resolveStartOptions } from "../../cli/resolve-options.ts";
 import { DEFAULT_TIMEOUTS } from "../../server/timeouts.ts";
 
 /** The first line a refusal prints, and the exit status it gets. */
@@ -97,6 +97,22 @@ describe("a refused command line", () => {
 
   it("is a UsageError, which is how a command knows not to start", () => {
     expect(() => readFlags(BUILD, ["--bogus"], {})).toThrow(UsageError);
+  });
+});
+
+describe("--list-pages", () => {
+  it("hands the build how many page files each spammer list gets: the flag, LIST_PAGES, or 20", () => {
+    const pages = (argv: string[], env: Record<string, string> = {}) => resolveBuildOptions(readFlags(BUILD, argv, env)).listPages;
+    expect(pages([])).toBe(20);
+    expect(pages([], { LIST_PAGES: "5" })).toBe(5);
+    expect(pages(["--list-pages", "300"], { LIST_PAGES: "5" })).toBe(300);
+    expect(resolveStartOptions(readFlags(START, ["--list-pages", "2"], {})).build.listPages).toBe(2);
+  });
+
+  it.each(["0", "-1", "abc", "1.5"])("refuses %s with one line, exit 2 (page 1 is always a file: it is each list's default answer)", (value) => {
+    const { status, lines } = refuse(() => resolveBuildOptions(readFlags(BUILD, ["--list-pages", value], {})));
+    expect([status, lines.length]).toEqual([2, 1]);
+    expect(lines[0]).toMatch(/^error: --list-pages/);
   });
 });
 

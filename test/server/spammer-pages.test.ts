@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATEGORIES } from "../../core/categories.ts";
 import { compareSpammers } from "../../core/ranking.ts";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../../core/routes/table.ts";
+import { buildInMemory } from "../../build/build.ts";
+import { openSpammerRanking } from "../../core/spammer-ranking.ts";
+import { generateSample } from "../../data/sample/generate.ts";
 import { createApp } from "../../server/app.ts";
 import { BASE_URL, buildSampleDist, makeTempDir } from "../helpers/fixture.ts";
 
@@ -169,6 +172,26 @@ describe("a build of an older version, without the ranking file", () => {
       expect(beyond.status).toBe(503);
       expect(beyond.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
       expect(((await beyond.json()) as { detail: string }).detail).toMatch(/rebuild/);
+    } finally {
+      rmSync(local, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("--list-pages", () => {
+  it("writes that many page files of each list, the marker of the page after, and the ranking of every username", () => {
+    const local = makeTempDir("spammer-pages-two");
+    try {
+      const db = join(local, "sample.sqlite");
+      generateSample({ scale: 600, seed: "1", out: db, asOf: "2026-11-15T18:00:00Z" });
+      const { files } = buildInMemory({ db, baseUrl: BASE_URL, listPages: 2 });
+      const pages = [...files.keys()].filter((path) => path.startsWith("api/spammers/page/")).sort();
+      expect(pages).toEqual(["api/spammers/page/1.json", "api/spammers/page/1.json.br", "api/spammers/page/1.json.gz", "api/spammers/page/2.json", "api/spammers/page/2.json.br", "api/spammers/page/2.json.gz", "api/spammers/page/3.json.live"]);
+      const ranking = files.get("api/spammers/ranking.bin")!;
+      const read = openSpammerRanking({ size: ranking.byteLength, read: (offset, length) => ranking.subarray(offset, offset + length) });
+      const dumped = Papa.parse<Record<string, string>>(files.get("dumps/spammers-latest.csv")!.toString("utf8"), { header: true, skipEmptyLines: true }).data;
+      expect(read.count()).toBe(dumped.length);
+      expect(read.usernames(undefined, 0, 100)).toEqual(JSON.parse(files.get("api/spammers/top.json")!.toString("utf8")).data.slice(0, 100).map((s: { username: string }) => s.username));
     } finally {
       rmSync(local, { recursive: true, force: true });
     }
