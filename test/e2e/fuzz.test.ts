@@ -196,6 +196,8 @@ describe("the query-parameter policy, on every route that takes a query", () => 
     await fc.assert(
       fc.asyncProperty(queryArb(unknownNames, { encode: true }), async (query) => {
         const target = join(example, query);
+        // A request line past Node's 16 KiB of head is the HTTP layer's 431 (test/e2e/errors.test.ts), before any route reads a parameter.
+        fc.pre(target.length < 15 * 1024);
         const response = await send({ method: route.method, target, ...postBody(route) });
         // Compared whole, reported short: a difference names the request and the two statuses.
         const same = response?.status === expected?.status && withoutCacheFlag(response?.body) === withoutCacheFlag(expected?.body);
