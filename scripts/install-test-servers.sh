@@ -10,5 +10,5 @@ sudo=""
 has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }
 if ! has nginx || ! has redis-server || [ ! -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]; then
   $sudo apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y nginx-light libnginx-mod-http-brotli-static redis-server
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y redis-server nginx-light libnginx-mod-http-brotli-static
 fi
