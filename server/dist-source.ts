@@ -213,7 +213,7 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
   };
 }
 
-/** The build's spammer ranking, or null for a build made before the file existed (its page files then answer). */
+/** The build's spammer ranking, or null for a build made before the file existed (its pages beyond the tops are then a 503). */
 function openRanking(path: string): SpammerRanking | null {
   try {
     return openSpammerRanking(openSpanFile(path));
