@@ -86,7 +86,7 @@ export interface AppOptions {
   onBuildLoaded?: (build: LoadedBuild) => void;
   /**
    * Answer a URL answered before from where its answer is (server/known-answers.ts). Default
-   * true; false sends every request through its route (the tests' and benchmark's baseline).
+   * true; false sends every request through its route (the tests' baseline).
    * Off whatever is said here while a read limit is on: every read then takes its quota on its route.
    */
   rememberAnswers?: boolean;

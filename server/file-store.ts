@@ -11,12 +11,13 @@
  * rebuilds, for small and large files alike.
  */
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
 import { VARIANT_SUFFIX, listVariantEncodings, type Encoding } from "../core/routes/variants.ts";
+import { readAt } from "./span-file.ts";
 
 export interface FileStoreOptions {
   /** Bytes of small files held in memory, at most. */
@@ -49,6 +50,11 @@ export interface StoredFile {
  */
 const ENTRY_OVERHEAD = 768;
 
+/** What holding the file of `size` bytes at `path` counts against the budget. */
+export function getHeldCost(path: string, size: number): number {
+  return size + path.length * 2 + ENTRY_OVERHEAD;
+}
+
 /**
  * Reads of a streamed file: four times Node's default, fewer chunks through the socket for the
  * same bytes (a download of the weekly dump is hundreds of them), still constant memory.
@@ -75,7 +81,7 @@ export class FileStore {
     this.options = options;
     this.held = new LRUCache<string, StoredFile>({
       maxSize: Math.max(1, options.memoryBytes),
-      sizeCalculation: (file) => file.size + file.path.length * 2 + ENTRY_OVERHEAD,
+      sizeCalculation: (file) => getHeldCost(file.path, file.size),
     });
   }
 
@@ -94,7 +100,7 @@ export class FileStore {
       // hashed again on each request.
       const { bytes } = found;
       const file = makeStoredFile(path, bytes.byteLength, formatEtag(createHash("sha256").update(bytes)), bytes);
-      if (file.size + ENTRY_OVERHEAD <= this.options.memoryBytes) this.held.set(path, file);
+      if (getHeldCost(path, file.size) <= this.options.memoryBytes) this.held.set(path, file);
       return file;
     }
     const { size } = found;
@@ -169,14 +175,7 @@ function readSmallFile(path: string, maxBytes: number): { bytes: Buffer } | { si
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
     if (info.size > maxBytes) return { size: info.size };
-    // Its own memory, not a slice of a shared pool a held file would keep alive whole.
-    const bytes = Buffer.allocUnsafeSlow(info.size);
-    for (let done = 0; done < info.size; ) {
-      const read = readSync(fd, bytes, done, info.size - done, done);
-      if (read === 0) return { bytes: bytes.subarray(0, done) };
-      done += read;
-    }
-    return { bytes };
+    return { bytes: readAt(fd, 0, info.size) };
   } finally {
     closeSync(fd);
   }

@@ -23,15 +23,26 @@ export function openSpanFile(path: string): SpanFile {
   const fd = openSync(path, "r");
   const size = fstatSync(fd).size;
   const read = (offset: number, length: number): Uint8Array => {
-    const buffer = Buffer.allocUnsafeSlow(length);
-    for (let done = 0; done < length; ) {
-      const n = readSync(fd, buffer, done, length - done, offset + done);
-      if (n === 0) throw new Error(`${path}: ends at ${offset + done} of ${size} bytes`);
-      done += n;
-    }
-    return buffer;
+    const bytes = readAt(fd, offset, length);
+    if (bytes.byteLength < length) throw new Error(`${path}: ends at ${offset + bytes.byteLength} of ${size} bytes`);
+    return bytes;
   };
   // Whatever reads the file holds `read`: the file closes when it goes.
   OPEN_FILES.register(read, fd);
   return { size, read };
+}
+
+/**
+ * `length` bytes of an open file from `offset`, fewer only where the file ends first: in memory
+ * of their own, not a slice of a shared pool that a kept buffer would keep alive whole (and
+ * aligned for typed-array views).
+ */
+export function readAt(fd: number, offset: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(length);
+  for (let done = 0; done < length; ) {
+    const read = readSync(fd, bytes, done, length - done, offset + done);
+    if (read === 0) return bytes.subarray(0, done);
+    done += read;
+  }
+  return bytes;
 }

@@ -19,7 +19,8 @@
  * of a type, a bound met only by short variants whose grams are in most documents of the type.
  */
 import type { GlobalSearchIndex } from "./global-index.ts";
-import { GRAM_PAD, createGramVoter } from "./global-votes.ts";
+import { GRAM_PAD } from "./global-grams.ts";
+import { createGramVoter } from "./global-votes.ts";
 import { hashStartGram, hashTrigramAt, listLength, seekPosting, type GramPostings } from "./gram-postings.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { createScoredTopList } from "../top-list.ts";

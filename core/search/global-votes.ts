@@ -21,7 +21,6 @@ import { forEachGram, hashTrigramAt, listLength, seekPosting } from "./gram-post
 import type { GramPostings } from "./gram-postings.ts";
 import type { ScoredTopList } from "../top-list.ts";
 
-export { GRAM_PAD };
 const ADMIT_BUDGET = 3_000;
 const FIRST_LIST_CAP = ADMIT_BUDGET;
 const BITSET_SHARE = 1 / 64;

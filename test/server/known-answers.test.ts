@@ -4,11 +4,12 @@
  * Accept-Encoding, Range), must be what the route itself answers. The route's own answers come
  * from a server that remembers nothing (`rememberAnswers: false`) on the same build.
  */
-import { rmSync } from "node:fs";
+import { realpathSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist } from "../../build/build.ts";
 import { ROUTES } from "../../core/routes/table.ts";
+import { getHeldCost } from "../../server/file-store.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { BASE_URL, buildSampleDist, createSnapshot, makeTempDir, readExampleRequests } from "../helpers/fixture.ts";
 
@@ -132,11 +133,15 @@ describe("known answers and the build", () => {
   });
 
   it("point at bytes, which may leave memory: a file read again answers the same", async () => {
-    // Room for one of these files at a time: each request below evicts the other's bytes.
-    const client = await createClient("in-process", dist, { fileStore: { memoryBytes: 1600, maxMemoryFileBytes: 1024 } });
-    const route = await createClient("in-process", dist, { rememberAnswers: false });
     const examples = readExampleRequests(dist);
     const [check, badge] = [examples.get("checkUsername")!.url, examples.get("getBadge")!.url];
+    const cost = (file: string) => getHeldCost(file, statSync(join(realpathSync(dist), file)).size);
+    const costs = [cost(`api/check/${check.split("/").pop()}.json`), cost(`api/badge/${badge.split("/").pop()}`)];
+    // Room for either file, never both: each request below evicts the other's bytes.
+    const budget = costs[0]! + costs[1]! - 1;
+    expect(Math.max(...costs)).toBeLessThanOrEqual(budget);
+    const client = await createClient("in-process", dist, { fileStore: { memoryBytes: budget, maxMemoryFileBytes: 4096 } });
+    const route = await createClient("in-process", dist, { rememberAnswers: false });
     for (const url of [check, badge, check, badge]) {
       const [answer, fromRoute] = await Promise.all([client.fetch(url), route.fetch(url)]);
       expect(await describeAnswer(answer), url).toEqual(await describeAnswer(fromRoute));
