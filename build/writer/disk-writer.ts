@@ -4,7 +4,7 @@
  * synchronous by waiting on a shared counter when too many batches are in flight.
  */
 import { createHash } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { listVariantEncodings, type Encoding } from "../../core/routes/variants.ts";
@@ -13,7 +13,7 @@ import { startWorker } from "../threads.ts";
 import { hashContent } from "./file-sink.cjs";
 import { makeVariants } from "./variants.cjs";
 import { checkChunkedSize, checkPath, isChunked, toBytes, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
-import type { WriterMessage, WriterReply, WriteWorkerData } from "./protocol.ts";
+import type { ReuseSpec, ReuseStats, WriterMessage, WriterReply, WriteWorkerData } from "./protocol.ts";
 
 const BATCH_FILES = 256;
 /** Files at least this long (bytes, or UTF-16 units for text) skip the worker: see writeLarge. */
@@ -23,14 +23,26 @@ const MAX_IN_FLIGHT = 64;
 /** How long abort() waits for the worker to finish the file it is writing (one file, not a batch). */
 const STOP_WAIT_MS = 10_000;
 
-export function createDiskWriter(root: string): Writer {
-  return new ThreadedDiskWriter(root);
+/**
+ * A writer into `root`: an empty folder, or with `reuse`, a folder that holds an older build to
+ * bring up to date in place (README "Incremental builds"; tree-reuse.cjs).
+ */
+export function createDiskWriter(root: string, reuse?: ReuseSpec): DiskWriter {
+  return new ThreadedDiskWriter(root, reuse);
 }
 
-class ThreadedDiskWriter implements Writer {
+export interface DiskWriter extends Writer {
+  /** What an incremental write did, once finished (null for a write into an empty folder without a current build). */
+  readonly reused: ReuseStats | null;
+}
+
+class ThreadedDiskWriter implements DiskWriter {
   fileCount = 0;
   byteCount = 0;
   writeSeconds = 0;
+  reused: ReuseStats | null = null;
+  /** Where large files are written before the worker gives them their name (reuse only). */
+  private readonly incoming: string | null;
   private readonly worker: Worker;
   private readonly port: MessagePort;
   /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it (protocol.ts). */
@@ -44,11 +56,17 @@ class ThreadedDiskWriter implements Writer {
   /** Set once the worker writes nothing more: it finished, failed, or was stopped. */
   private stopped = false;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    reuse?: ReuseSpec,
+  ) {
     mkdirSync(root, { recursive: true });
+    // A dot folder: no path of a build starts with a dot (output.ts), so nothing of it is ever listed.
+    this.incoming = reuse ? join(root, `.incoming-${process.pid}`) : null;
+    if (this.incoming) mkdirSync(this.incoming, { recursive: true });
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    const data: WriteWorkerData = { root, port: port2, control: this.inFlight.buffer as SharedArrayBuffer };
+    const data: WriteWorkerData = { root, port: port2, control: this.inFlight.buffer as SharedArrayBuffer, reuse };
     this.worker = startWorker(new URL("./write-worker.cjs", import.meta.url), data, [port2]);
   }
 
@@ -70,7 +88,9 @@ class ThreadedDiskWriter implements Writer {
    */
   private writeLarge({ path, data }: OutputFile): void {
     this.send();
-    const target = join(this.root, path);
+    // Into a folder being brought up to date, the file is written aside (under the same path in a
+    // dot folder) and the worker, in order, gives it its name or drops it: see tree-reuse.cjs.
+    const target = join(this.incoming ?? this.root, path);
     // The same buffer or chunks handed over twice (a dump under its weekly and its "latest"
     // name) is one file with two names: a hard link costs neither the write nor the hash again.
     const earlier = typeof data === "string" ? undefined : this.largeFiles.get(data);
@@ -78,6 +98,11 @@ class ThreadedDiskWriter implements Writer {
     try {
       mkdirSync(dirname(target), { recursive: true });
       if (earlier) {
+        if (this.incoming) {
+          this.post({ type: "duplicate", path, of: earlier.path, size: earlier.size, sha256: earlier.sha256 });
+          this.fileCount++;
+          return;
+        }
         linkSync(join(this.root, earlier.path), target);
         written = earlier;
       } else {
@@ -87,9 +112,16 @@ class ThreadedDiskWriter implements Writer {
     } catch (error) {
       throw new BuildError(`writing ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    this.post({ type: "listed", path, size: written.size, sha256: written.sha256 });
+    this.list(path, target, written);
     this.fileCount++;
     this.writeLargeVariants(path, data, written.size);
+  }
+
+  /** Lists a file written here (at `target`): as it is, or for the worker to place (reuse). */
+  private list(path: string, target: string, written: { size: number; sha256: string }): void {
+    const { size, sha256 } = written;
+    if (this.incoming) this.post({ type: "placed", path, tmp: target, size, sha256 });
+    else this.post({ type: "listed", path, size, sha256 });
   }
 
   /**
@@ -102,7 +134,8 @@ class ThreadedDiskWriter implements Writer {
     if (encodings.length === 0) return;
     const bytes = toBytes(data);
     for (const variant of makeVariants(path, typeof bytes === "string" ? Buffer.from(bytes) : bytes, encodings)) {
-      this.post({ type: "listed", path: variant.path, ...writeWhole(join(this.root, variant.path), variant.data) });
+      const target = join(this.incoming ?? this.root, variant.path);
+      this.list(variant.path, target, writeWhole(target, variant.data));
       this.fileCount++;
     }
   }
@@ -120,6 +153,8 @@ class ThreadedDiskWriter implements Writer {
     this.fileCount = done.fileCount;
     this.byteCount = done.byteCount;
     this.writeSeconds = done.busySeconds;
+    this.reused = done.reused;
+    if (this.incoming) rmSync(this.incoming, { recursive: true, force: true });
     this.stopped = true;
     void this.worker.terminate();
   }

@@ -4,7 +4,7 @@
 // files arrive, so the manifest of a million files never sits in memory. CommonJS, because the
 // disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
-const { makeVariants } = require("./variants.cjs");
+const { makeVariants, VARIANT_SUFFIX } = require("./variants.cjs");
 
 const MANIFEST_PATH = "manifest.json";
 const FLUSH_AT = 1 << 20;
@@ -22,10 +22,13 @@ class FileSink {
   /**
    * @param {(path: string, data: Uint8Array) => void} store puts one file's bytes in place
    * @param {(text: string) => void} append appends text to the manifest
+   * @param {import("./tree-reuse.cjs").TreeReuse | null} [reuse]
    */
-  constructor(store, append) {
+  constructor(store, append, reuse = null) {
     this.store = store;
     this.append = append;
+    /** An older build folder being brought up to date in place (tree-reuse.cjs), or null for an empty folder. */
+    this.reuse = reuse;
     this.fileCount = 0;
     this.byteCount = 0;
     /** @type {string[]} */
@@ -42,11 +45,39 @@ class FileSink {
    */
   write(path, data, encodings = []) {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    if (this.reuse) return this.writeOver(this.reuse, path, bytes, encodings);
     this.store(path, bytes);
     this.list(path, bytes.byteLength, hashContent(bytes));
     if (encodings.length === 0) return;
     for (const variant of makeVariants(path, bytes, encodings)) {
       this.store(variant.path, variant.data);
+      this.list(variant.path, variant.data.byteLength, hashContent(variant.data));
+    }
+  }
+
+  /**
+   * The same, into a folder that holds an older build: a file whose bytes are already there (or
+   * in the current build) is neither written nor compressed again, and its variants come along.
+   * @param {import("./tree-reuse.cjs").TreeReuse} reuse @param {string} path @param {Uint8Array} bytes
+   * @param {readonly import("../../core/routes/variants.ts").Encoding[]} encodings
+   */
+  writeOver(reuse, path, bytes, encodings) {
+    const digest = crypto.hash("sha256", bytes, "buffer");
+    const how = reuse.place(path, digest);
+    if (how === "write") this.store(path, bytes);
+    this.list(path, bytes.byteLength, digest.toString("hex"));
+    if (encodings.length === 0) return;
+    if (how !== "write") {
+      for (const encoding of encodings) {
+        const variant = reuse.placeVariant(path + VARIANT_SUFFIX[encoding], how);
+        if (variant) this.list(path + VARIANT_SUFFIX[encoding], variant.size, variant.sha256);
+      }
+      return;
+    }
+    for (const variant of makeVariants(path, bytes, encodings)) {
+      reuse.clear(variant.path);
+      this.store(variant.path, variant.data);
+      reuse.wroteVariant(variant.path);
       this.list(variant.path, variant.data.byteLength, hashContent(variant.data));
     }
   }

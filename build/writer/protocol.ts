@@ -15,6 +15,26 @@ export interface WriteWorkerData {
   root: string;
   port: MessagePort;
   control: SharedArrayBuffer;
+  /** Set when `root` holds an older build to bring up to date in place (tree-reuse.cjs), or is empty but a current build's files may be linked. */
+  reuse?: ReuseSpec | undefined;
+}
+
+export interface ReuseSpec {
+  /** Whether `root` holds a build (with its manifest); false for an empty folder. */
+  hasBase: boolean;
+  /** The published build folder whose files may be hard-linked, or null. */
+  current: string | null;
+  /** Path prefixes whose files that differ from the current build's are counted, by name (e.g. usernames: `api/check/`). */
+  watch: Record<string, string>;
+}
+
+/** What an incremental write did: files written anew, linked from the current build, kept in place, deleted; changes by watched name. */
+export interface ReuseStats {
+  written: number;
+  linked: number;
+  kept: number;
+  deleted: number;
+  changed: Record<string, number>;
 }
 
 export type WriterMessage =
@@ -25,12 +45,16 @@ export type WriterMessage =
   | { type: "batch"; paths: string[]; lengths: number[]; encodings: (readonly Encoding[])[]; buffer: ArrayBuffer }
   /** A file the main thread wrote itself (a large one): list it in the manifest, in order. */
   | { type: "listed"; path: string; size: number; sha256: string }
+  /** A file the main thread wrote at `tmp` in a folder being brought up to date: it takes its name unless the old one has its bytes. */
+  | { type: "placed"; path: string; tmp: string; size: number; sha256: string }
+  /** The same bytes as the file `of`, under a second name (a hard link unless the old folder has them). */
+  | { type: "duplicate"; path: string; of: string; size: number; sha256: string }
   /** No more files: close the manifest with these top-level fields. */
   | { type: "finish"; extra: Record<string, unknown> }
   /** The build failed: close the manifest (after [2] made the worker skip everything queued before this). */
   | { type: "stop" };
 
 export type WriterReply =
-  | { type: "done"; fileCount: number; byteCount: number; busySeconds: number }
+  | { type: "done"; fileCount: number; byteCount: number; busySeconds: number; reused: ReuseStats | null }
   /** `code`: the system error's (ENOSPC, …), so that the build can tell a full disk from a bug. */
   | { type: "error"; message: string; code?: string | undefined };

@@ -57,4 +57,4 @@ function makeVariants(path, data, encodings) {
   return variants;
 }
 
-module.exports = { makeVariants };
+module.exports = { makeVariants, VARIANT_SUFFIX: SUFFIX };

@@ -10,13 +10,14 @@
 // Every failure, from the first byte of the manifest on, must reach the main thread as an
 // `error` reply plus the failed flag: the main thread waits in Atomics.wait, where a thread that
 // died of an uncaught exception would leave it waiting for ever.
-const { closeSync, mkdirSync, openSync, writeFileSync, writeSync } = require("node:fs");
+const { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
+const { TreeReuse, unlinkIfThere } = require("./tree-reuse.cjs");
 
 /** @type {import("./protocol.ts").WriteWorkerData} */
-const { root, port, control } = workerData;
+const { root, port, control, reuse: reuseSpec } = workerData;
 // [0]: messages in flight, [1]: 1 once this worker has failed, [2]: 1 once the main thread asks it to stop
 const state = new Int32Array(control);
 /** @type {Set<string>} */
@@ -75,7 +76,16 @@ function appendToManifest(text) {
 
 /** @type {InstanceType<typeof FileSink> | null} */
 let sink = null;
+/** @type {InstanceType<typeof TreeReuse> | null} */
+let reuse = null;
 try {
+  if (reuseSpec) {
+    // The base's manifest is read before the new one takes its name (unlinked: it may be a link).
+    const manifestPath = join(root, MANIFEST_PATH);
+    const baseManifest = reuseSpec.hasBase ? readFileSync(manifestPath, "latin1") : null;
+    reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch });
+    unlinkIfThere(manifestPath);
+  }
   manifestFd = openSync(join(root, MANIFEST_PATH), "w");
   sink = new FileSink(
     (path, data) => {
@@ -89,6 +99,7 @@ try {
       writeFileSync(target, data);
     },
     appendToManifest,
+    reuse,
   );
 } catch (error) {
   fail(`writing ${MANIFEST_PATH}`, error instanceof ManifestError ? error.cause : error);
@@ -114,12 +125,24 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
     } else if (message.type === "listed") {
       current = message.path;
       sink.list(message.path, message.size, message.sha256);
+    } else if (message.type === "placed" || message.type === "duplicate") {
+      current = message.path;
+      const reuser = /** @type {InstanceType<typeof TreeReuse>} */ (reuse);
+      const digest = Buffer.from(message.sha256, "hex");
+      if (message.type === "placed") reuser.placeWritten(message.path, message.tmp, digest);
+      else reuser.placeDuplicate(message.path, message.of, digest);
+      sink.list(message.path, message.size, message.sha256);
     } else if (message.type === "finish") {
       current = MANIFEST_PATH;
       sink.finish(message.extra);
       closeSync(manifestFd);
       manifestFd = -1;
-      reply({ type: "done", fileCount: sink.fileCount, byteCount: sink.byteCount, busySeconds: busyMs / 1000 });
+      if (reuse) {
+        current = "";
+        reuse.sweep();
+      }
+      const reused = reuse ? { ...reuse.stats, changed: reuse.changed } : null;
+      reply({ type: "done", fileCount: sink.fileCount, byteCount: sink.byteCount, busySeconds: busyMs / 1000, reused });
     }
   } catch (error) {
     if (error instanceof ManifestError) fail(`writing ${MANIFEST_PATH}`, error.cause);

@@ -1,0 +1,300 @@
+// @ts-check
+"use strict";
+// An incremental build does not write a new tree: it brings an older build folder (the "base",
+// normally the build before the current one) up to date in place, so that what it costs follows
+// what changed, not the size of the build (README "Incremental builds"). For each file the build
+// makes, the writer thread asks this module what the base folder already holds:
+//
+// - the same bytes at the same path (by SHA-256, from the base's manifest): nothing to do, and
+//   its precompressed variants are right too (they are a function of the bytes);
+// - the same bytes in the current build: a hard link to the current build's file (and variants);
+// - otherwise the file is written (and compressed) anew.
+//
+// A path is never written in place: a file of the base may be a hard link shared with another
+// build folder, so it is unlinked first and the new bytes get a new inode. What the base held that
+// the new build does not is deleted at the end. Both manifests are held as one index of paths to
+// slots, their sizes and hashes in typed arrays (about 150 bytes a path), not as objects.
+const { linkSync, mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } = require("node:fs");
+
+const HASH_BYTES = 32;
+const PATH_START = '{"path":"';
+const SIZE_START = '","size":';
+const HASH_START = ',"sha256":"';
+
+/**
+ * Every path of a build folder's manifest (written by file-sink.cjs, one file a line), with
+ * `visit(path, size, hashHex)` for each. Paths are checked ASCII words (output.ts), so no line
+ * needs JSON parsing.
+ * @param {string} text
+ * @param {(path: string, size: number, hashHex: string) => void} visit
+ */
+function readManifestEntries(text, visit) {
+  for (let at = 0; at < text.length; ) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    if (text.startsWith(PATH_START, at)) {
+      const pathEnd = text.indexOf(SIZE_START, at);
+      const hashAt = text.indexOf(HASH_START, pathEnd);
+      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw new Error(`unreadable manifest line at byte ${at}`);
+      const size = Number(text.slice(pathEnd + SIZE_START.length, hashAt));
+      const hash = text.slice(hashAt + HASH_START.length, hashAt + HASH_START.length + 2 * HASH_BYTES);
+      if (!Number.isInteger(size) || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`unreadable manifest line at byte ${at}`);
+      visit(text.slice(at + PATH_START.length, pathEnd), size, hash);
+    }
+    at = end + 1;
+  }
+}
+
+/** One side's sizes and hashes (the base's or the current build's), by slot. */
+class Side {
+  /** @param {number} capacity */
+  constructor(capacity) {
+    this.sizes = new Float64Array(capacity).fill(-1);
+    this.hashes = Buffer.alloc(capacity * HASH_BYTES);
+  }
+
+  /** Slots past the capacity are paths neither manifest lists. @param {number} slot */
+  has(slot) {
+    return slot < this.sizes.length && this.sizes[slot] !== -1;
+  }
+
+  /** @param {number} slot @param {Uint8Array} hash */
+  matches(slot, hash) {
+    return this.has(slot) && this.hashes.compare(hash, 0, HASH_BYTES, slot * HASH_BYTES, (slot + 1) * HASH_BYTES) === 0;
+  }
+
+  /** @param {number} slot */
+  hashHex(slot) {
+    return this.hashes.toString("hex", slot * HASH_BYTES, (slot + 1) * HASH_BYTES);
+  }
+}
+
+class TreeReuse {
+  /**
+   * @param {{ root: string; baseManifest: string | null; current: string | null; watch: Record<string, string> }} options
+   *   `root`: the folder being brought up to date; `baseManifest`: the text of its manifest (null when it starts empty);
+   *   `current`: the published build folder whose files may be linked; `watch`: prefixes whose changes are counted by name
+   */
+  constructor({ root, baseManifest, current, watch }) {
+    this.root = root;
+    this.current = current;
+    const currentManifest = current === null ? "" : readFileSync(`${current}/manifest.json`, "latin1");
+    const capacity = countLines(baseManifest ?? "") + countLines(currentManifest) + 1;
+    /** @type {Map<string, number>} */
+    this.slots = new Map();
+    /** @type {string[]} */
+    this.paths = [];
+    this.base = new Side(capacity);
+    this.now = new Side(capacity);
+    /** 1 once the new build lists the slot's path. */
+    this.seen = new Uint8Array(capacity);
+    this.watch = Object.entries(watch);
+    /** Per watched name: files that differ from the current build's (new, changed or gone). */
+    /** @type {Record<string, number>} */
+    this.changed = Object.fromEntries(this.watch.map(([name]) => [name, 0]));
+    this.stats = { written: 0, linked: 0, kept: 0, deleted: 0 };
+    /** Folders known to exist in `root` (a link or a rename needs its folder). */
+    /** @type {Set<string>} */
+    this.dirs = new Set();
+    if (baseManifest !== null) this.fill(this.base, baseManifest);
+    this.fill(this.now, currentManifest);
+  }
+
+  /** @param {Side} side @param {string} text */
+  fill(side, text) {
+    readManifestEntries(text, (path, size, hash) => {
+      const slot = this.slotOf(path);
+      side.sizes[slot] = size;
+      side.hashes.write(hash, slot * HASH_BYTES, HASH_BYTES, "hex");
+    });
+  }
+
+  /** @param {string} path */
+  slotOf(path) {
+    let slot = this.slots.get(path);
+    if (slot === undefined) {
+      slot = this.paths.length;
+      this.slots.set(path, slot);
+      this.paths.push(path);
+      if (slot >= this.seen.length) {
+        // A path new to both manifests, past their combined size.
+        const seen = new Uint8Array(this.seen.length * 2);
+        seen.set(this.seen);
+        this.seen = seen;
+      }
+    }
+    return slot;
+  }
+
+  /**
+   * Marks `path` as part of the new build (counted when its bytes differ from the current
+   * build's); true when the base already holds these bytes there.
+   * @param {string} path @param {Uint8Array} hash
+   */
+  arrive(path, hash) {
+    const slot = this.slotOf(path);
+    this.seen[slot] = 1;
+    if (!this.now.matches(slot, hash)) this.count(path);
+    return this.base.matches(slot, hash);
+  }
+
+  /** Whether the current build holds these bytes at `path`. @param {string} path @param {Uint8Array} hash */
+  inCurrent(path, hash) {
+    const slot = this.slots.get(path);
+    return this.current !== null && slot !== undefined && this.now.matches(slot, hash);
+  }
+
+  /**
+   * What to do with a file of the new build whose bytes hash to `hash`: "kept" (the base holds
+   * it), "linked" (linked from the current build here), or "write" (the name is free: the caller
+   * writes it). Marks the path as part of the new build.
+   * @param {string} path @param {Uint8Array} hash
+   * @returns {"kept" | "linked" | "write"}
+   */
+  place(path, hash) {
+    if (this.arrive(path, hash)) {
+      this.stats.kept++;
+      return "kept";
+    }
+    if (this.inCurrent(path, hash)) {
+      this.link(`${this.current}/${path}`, path);
+      this.stats.linked++;
+      return "linked";
+    }
+    this.clear(path);
+    this.stats.written++;
+    return "write";
+  }
+
+  /**
+   * A variant of a file that was kept or linked: it is in place too, from the same side.
+   * Returns its size and hash for the manifest, or null when that side has no such variant (it
+   * was no smaller than the file, variants.cjs).
+   * @param {string} path @param {"kept" | "linked"} how
+   * @returns {{ size: number; sha256: string } | null}
+   */
+  placeVariant(path, how) {
+    const slot = this.slotOf(path);
+    const side = how === "kept" ? this.base : this.now;
+    if (!side.has(slot)) return null;
+    this.seen[slot] = 1;
+    if (how === "linked") {
+      this.link(`${this.current}/${path}`, path);
+      this.stats.linked++;
+    } else this.stats.kept++;
+    return { size: /** @type {number} */ (side.sizes[slot]), sha256: side.hashHex(slot) };
+  }
+
+  /** Unlinks the base's file at `path`, if it has one, before something new takes the name. @param {string} path */
+  clear(path) {
+    const slot = this.slots.get(path);
+    if (slot !== undefined && this.base.has(slot)) unlinkIfThere(`${this.root}/${path}`);
+  }
+
+  /** A variant the caller wrote (after `clear`) of a file it wrote. @param {string} path */
+  wroteVariant(path) {
+    this.seen[this.slotOf(path)] = 1;
+    this.stats.written++;
+  }
+
+  /**
+   * A file the main thread wrote at `tmp` (a large one, written as it was made): the base's
+   * file stays if it has the same bytes, else the new one takes its name.
+   * @param {string} path @param {string} tmp @param {Uint8Array} hash
+   */
+  placeWritten(path, tmp, hash) {
+    if (this.arrive(path, hash)) {
+      unlinkIfThere(tmp);
+      this.stats.kept++;
+    } else if (this.inCurrent(path, hash)) {
+      // Written for nothing, but a link keeps one copy of the bytes on disk, not two.
+      unlinkIfThere(tmp);
+      this.link(`${this.current}/${path}`, path);
+      this.stats.linked++;
+    } else {
+      this.makeDir(path);
+      renameSync(tmp, `${this.root}/${path}`);
+      this.stats.written++;
+    }
+  }
+
+  /**
+   * A second name for a file already placed (the same bytes under two names, disk-writer.ts):
+   * a hard link, unless the base holds it already.
+   * @param {string} path @param {string} of @param {Uint8Array} hash
+   */
+  placeDuplicate(path, of, hash) {
+    if (this.arrive(path, hash)) {
+      this.stats.kept++;
+      return;
+    }
+    this.link(`${this.root}/${of}`, path);
+    this.stats.linked++;
+  }
+
+  /** Gives `path` the file at `from` (another name of the same inode), in place of the base's. @param {string} from @param {string} path */
+  link(from, path) {
+    this.clear(path);
+    this.makeDir(path);
+    linkSync(from, `${this.root}/${path}`);
+  }
+
+  /** Makes the folder of `path` if it may be missing. @param {string} path */
+  makeDir(path) {
+    const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+    if (dir === "" || this.dirs.has(dir)) return;
+    mkdirSync(`${this.root}/${dir}`, { recursive: true });
+    this.dirs.add(dir);
+  }
+
+  /** @param {string} path */
+  count(path) {
+    for (const [name, prefix] of this.watch) {
+      if (path.startsWith(prefix) && !path.endsWith(".gz") && !path.endsWith(".br")) this.changed[name] = (this.changed[name] ?? 0) + 1;
+    }
+  }
+
+  /**
+   * Deletes what the base held and the new build does not, and the folders left empty; counts
+   * what the current build held and the new one does not.
+   */
+  sweep() {
+    /** @type {Set<string>} */
+    const dirs = new Set();
+    for (let slot = 0; slot < this.paths.length; slot++) {
+      if (this.seen[slot]) continue;
+      const path = /** @type {string} */ (this.paths[slot]);
+      if (this.now.has(slot)) this.count(path);
+      if (!this.base.has(slot)) continue;
+      unlinkIfThere(`${this.root}/${path}`);
+      this.stats.deleted++;
+      for (let dir = path.slice(0, Math.max(0, path.lastIndexOf("/"))); dir.length > 0; dir = dir.slice(0, Math.max(0, dir.lastIndexOf("/")))) dirs.add(dir);
+    }
+    // Deepest first; a folder that still holds something stays.
+    for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(`${this.root}/${dir}`);
+      } catch {
+        // Not empty (or already gone): it stays.
+      }
+    }
+  }
+}
+
+/** @param {string} text */
+function countLines(text) {
+  let lines = 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
+}
+
+/** @param {string} path */
+function unlinkIfThere(path) {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (/** @type {{ code?: unknown }} */ (error)?.code !== "ENOENT") throw error;
+  }
+}
+
+module.exports = { TreeReuse, readManifestEntries, unlinkIfThere };
