@@ -1,8 +1,9 @@
 /**
  * The build: snapshot → model → emitters → one writer → manifest → atomic publish.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { getRouteFilePrefix } from "../core/routes/match.ts";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { formatInstant } from "../core/time.ts";
 import { createUrls } from "../core/urls.ts";
@@ -16,10 +17,23 @@ import { readModel } from "./model/read-model.ts";
 import type { Model } from "./model/types.ts";
 import type { RejectionSummary } from "./model/rejections.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
-import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, tidyAfterPublish } from "./publish.ts";
+import { planBuild, readState, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
+import { getCodeFingerprint } from "./code-fingerprint.ts";
+import {
+  createStagingDir,
+  getBuildsLayout,
+  getCurrentBuild,
+  keepAs,
+  publishBuild,
+  sweepAbandoned,
+  takeForStaging,
+  tidyAfterPublish,
+  type BuildsLayout,
+} from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
-import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type Writer } from "./writer/index.ts";
+import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
+import type { ReuseStats } from "./writer/protocol.ts";
 
 export interface BuildOptions {
   db: string;
@@ -29,6 +43,14 @@ export interface BuildOptions {
   listPages?: number;
   /** Who watches the build (cli/progress.ts draws it on a terminal); null for nobody. */
   progress?: ProgressSink | null;
+  /** A full build even where an incremental one could be made (`--full`). */
+  full?: boolean;
+  /**
+   * Seconds the previous build stays untouched after the current one was published, for readers
+   * still in it, before an incremental build brings it up to date. Default 0 here; the command's
+   * `--reader-grace` defaults to the grace retired builds get (publish.ts).
+   */
+  readerGraceSeconds?: number;
   /** The emitters to run (tests replace them to make a build fail half-way). */
   emitters?: Emitter[];
 }
@@ -57,24 +79,57 @@ export interface BuildSummary {
   warnings: string[];
   /** What the operator should know about this snapshot's output, though it built (an empty fingerprint library). */
   notices: string[];
+  /** Full or incremental, and why or what changed (README "Incremental builds"). */
+  mode: BuildMode;
 }
+
+export type BuildMode =
+  | { mode: "full"; reason: string }
+  | {
+      mode: "incremental";
+      /** "previous": the previous build's folder was brought up to date; "linked": a new folder, the current build's unchanged files hard-linked into it. */
+      base: "previous" | "linked";
+      /** Usernames (check files) and companies (cards) whose files differ from the current build's: new, changed or gone. */
+      changed: Record<string, number>;
+      written: number;
+      kept: number;
+      deleted: number;
+    };
 
 /**
  * Builds into a staging folder and publishes it atomically; a failure leaves `out` untouched.
  * The snapshot is opened and checked before anything is written, so a bad one leaves nothing behind.
+ * Unless `full` is set, the build is incremental when it can be (build-state.ts): an older build
+ * folder is brought up to date in place, writing only the files whose bytes changed.
  */
 export function buildDist(options: BuildOptions): BuildSummary {
   const db = openSnapshot(options.db);
   const layout = getBuildsLayout(options.out);
   let staging: string | null = null;
-  let writer: Writer | null = null;
+  let writer: DiskWriter | null = null;
   let published: { result: ReturnType<typeof runBuild>; staging: string; id: string; buildDir: string; previous: string | null };
+  const shaping = { baseUrl: options.baseUrl, listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
+  let code: string;
+  let plan: BuildPlan;
   try {
     sweepAbandoned(layout);
-    const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
-    staging = dir;
-    writer = createDiskWriter(dir);
+    code = getCodeFingerprint(db);
+    plan = planBuild(layout, { ...shaping, full: options.full }, code);
+    if (plan.mode === "incremental") {
+      const { base, current } = plan;
+      if (base) waitForReaders(plan.state.publishedAt, options.readerGraceSeconds ?? 0);
+      const dir = base
+        ? withContext(`taking ${base.dir} to bring up to date`, () => takeForStaging(layout, base.dir))
+        : withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
+      staging = dir;
+      writer = createDiskWriter(dir, { hasBase: base !== null, current: current.dir, watch: WATCHED_CHANGES });
+    } else {
+      const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
+      staging = dir;
+      writer = createDiskWriter(dir);
+    }
     const result = runBuild(options, db, writer);
+    const dir = staging;
     const id = hashContent(readFileSync(join(dir, MANIFEST_PATH))).slice(0, 16);
     const previous = getCurrentBuild(layout);
     published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
@@ -86,11 +141,14 @@ export function buildDist(options: BuildOptions): BuildSummary {
   }
   // Published: what is left is housekeeping, whose failure must not call a published build failed.
   const { result, id, buildDir, previous } = published;
-  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [] };
+  const mode = describeMode(plan, writer.reused);
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode };
   try {
-    tidyAfterPublish(layout, published.staging, buildDir, previous);
+    const trees = keepTrees(layout, plan, published, { id, code, options: shaping });
+    tidyAfterPublish(layout, published.staging, Object.keys(trees).map((name) => join(layout.buildsDir, name)));
+    writeState(layout, trees, previous === buildDir && plan.mode === "incremental" ? plan.state.publishedAt : Date.now());
   } catch (error) {
-    summary.warnings.push(`removing older builds from ${layout.buildsDir}: ${describeError(error)}`);
+    summary.warnings.push(`keeping the build folders and their state in ${layout.buildsDir}: ${describeError(error)}`);
   }
   try {
     writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
@@ -100,8 +158,64 @@ export function buildDist(options: BuildOptions): BuildSummary {
   return summary;
 }
 
+/** Files whose changes the build's last line counts by name (README "Incremental builds"). */
+const WATCHED_CHANGES = {
+  usernames: getRouteFilePrefix("checkUsername"),
+  companies: getRouteFilePrefix("getCompany"),
+};
+
+/**
+ * The folders kept after a publish, with what each holds: the new build, the previous one (the
+ * next incremental build brings it up to date), or — when nothing changed and the incremental
+ * build brought the previous folder up to the current build — that folder as a spare.
+ */
+function keepTrees(
+  layout: BuildsLayout,
+  plan: BuildPlan,
+  { staging, buildDir, previous }: { staging: string; buildDir: string; previous: string | null },
+  made: KeptTree,
+): Record<string, KeptTree> {
+  const trees: Record<string, KeptTree> = { [basename(buildDir)]: made };
+  if (previous && previous !== buildDir && plan.mode === "incremental") {
+    trees[basename(previous)] = plan.state.trees[basename(previous)]!;
+  } else if (previous === buildDir && plan.mode === "incremental" && existsSync(staging)) {
+    trees[basename(keepAs(layout, staging, `spare-${made.id}`))] = made;
+  }
+  if (plan.mode === "full" && previous && previous !== buildDir) {
+    // A full build does not know what made the previous folder unless the state says so.
+    const known = readState(layout);
+    const tree = known && typeof known === "object" ? known.trees[basename(previous)] : undefined;
+    if (tree) trees[basename(previous)] = tree;
+    else trees[basename(previous)] = { id: "", code: "", options: made.options };
+  }
+  return trees;
+}
+
+/**
+ * An incremental build rewrites the previous build's folder, which readers that started before
+ * the last publish may still be in (a deploy copying it, say): it waits until the previous build
+ * has been out of service for the grace period that retired builds get.
+ */
+function waitForReaders(publishedAt: number, graceSeconds: number): void {
+  const wait = publishedAt + graceSeconds * 1000 - Date.now();
+  if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(wait, graceSeconds * 1000));
+}
+
+/** What kind of build this was, and why: the build's last line. */
+function describeMode(plan: BuildPlan, reused: ReuseStats | null): BuildMode {
+  if (plan.mode === "full" || reused === null) return { mode: "full", reason: plan.mode === "full" ? plan.reason : "" };
+  return {
+    mode: "incremental",
+    base: plan.base ? "previous" : "linked",
+    changed: reused.changed,
+    written: reused.written,
+    kept: reused.kept + reused.linked,
+    deleted: reused.deleted,
+  };
+}
+
 /** Builds into memory (tests): every file of dist by path, manifest included, and the build's summary. */
-export function buildInMemory(options: Omit<BuildOptions, "out">): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "buildId" | "warnings"> } {
+export function buildInMemory(options: Omit<BuildOptions, "out">): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "buildId" | "warnings" | "mode"> } {
   const db = openSnapshot(options.db);
   try {
     const writer = new MemoryWriter();
@@ -112,7 +226,7 @@ export function buildInMemory(options: Omit<BuildOptions, "out">): { files: Map<
   }
 }
 
-function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId" | "warnings"> {
+function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId" | "warnings" | "mode"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
   const rssAfter: Record<string, number> = {};

@@ -12,7 +12,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { BuildError } from "./errors.ts";
 
 /** Seconds a retired build stays on disk after it stops being the previous one. */
-const DELETE_GRACE_SECONDS = 30;
+export const DELETE_GRACE_SECONDS = 30;
 
 export interface BuildsLayout {
   out: string;
@@ -44,7 +44,7 @@ export function getCurrentBuild(layout: BuildsLayout): string | null {
 
 /**
  * Moves a finished staging folder to `.dist-builds/<id>` and points `out` at it. The id is a
- * content hash, so rebuilding an unchanged snapshot publishes the same folder again. A failure
+ * content hash, so rebuilding an unchanged snapshot publishes the current folder again. A failure
  * (no inode left for the link, say) undoes what it did, in reverse: `out` is left as it was and
  * the new build is back in `staging`, for the caller to remove.
  */
@@ -54,6 +54,9 @@ export function publishBuild(layout: BuildsLayout, staging: string, id: string):
   let moved = false;
   let legacy: string | null = null;
   try {
+    // A folder of that name that is not the current build is not trusted to hold what its name
+    // says (an interrupted or hand-edited leftover): the new one takes its place.
+    if (existsSync(target) && getCurrentBuild(layout) !== target) retire(layout, target);
     if (!existsSync(target)) {
       renameSync(staging, target);
       moved = true;
@@ -88,15 +91,37 @@ function undo(step: () => void): void {
 }
 
 /**
- * After a publish: the staging folder of a rebuild that changed nothing goes, and so does every
- * build but the current and the previous one.
+ * After a publish: the staging folder of a rebuild that changed nothing goes (unless the caller
+ * kept it under another name), and so does every build folder but those in `keep` (the current
+ * and the previous build, and a spare an incremental build may bring up to date next).
  */
-export function tidyAfterPublish(layout: BuildsLayout, staging: string, published: string, previous: string | null): void {
+export function tidyAfterPublish(layout: BuildsLayout, staging: string, keep: readonly string[]): void {
   discardUnpublished(layout, staging);
-  pruneBuilds(layout, new Set([published, previous ?? published]));
+  pruneBuilds(layout, new Set(keep));
 }
 
-/** Retires every build folder but `keep` (the current and the previous build). */
+/**
+ * Takes a kept build folder out of service to be brought up to date in place (an incremental
+ * build): renamed to a staging folder of this process first, so that a build killed half-way
+ * leaves a staging folder that the next build discards, never a folder whose name promises
+ * bytes it no longer holds.
+ */
+export function takeForStaging(layout: BuildsLayout, dir: string): string {
+  const staging = join(layout.buildsDir, `staging-build-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  renameSync(dir, staging);
+  return staging;
+}
+
+/** Keeps a finished staging folder under `name` instead of discarding it (it equals the current build). */
+export function keepAs(layout: BuildsLayout, staging: string, name: string): string {
+  const target = join(layout.buildsDir, name);
+  if (existsSync(target)) retire(layout, target);
+  renameSync(staging, target);
+  return target;
+}
+
+/** Retires every build folder but `keep`. */
 function pruneBuilds(layout: BuildsLayout, keep: Set<string>): void {
   for (const name of readdirSync(layout.buildsDir)) {
     const dir = join(layout.buildsDir, name);

@@ -4,6 +4,7 @@
  * nothing of its own: it is the sample, build and serve flags together, because it runs those
  * three steps.
  */
+import { DELETE_GRACE_SECONDS } from "../build/publish.ts";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { DEFAULT_AS_OF } from "../data/sample/defaults.ts";
 import type { CommandSpec, FlagSpec } from "./flags.ts";
@@ -25,6 +26,18 @@ const BUILD_FLAGS = {
     env: "LIST_PAGES",
     default: String(DEFAULT_SPAMMER_PAGE_FILES),
     description: "page files of each ranked spammer list, for static hosts (deeper pages are the live server's; more pages, more files a deploy copies when the ranking moves)",
+  },
+  full: {
+    type: "boolean",
+    env: "FULL_BUILD",
+    description: "build every file anew instead of bringing the previous build up to date (the result is the same bytes either way)",
+  },
+  "reader-grace": {
+    type: "string",
+    value: "S",
+    env: "READER_GRACE",
+    default: String(DELETE_GRACE_SECONDS),
+    description: "seconds the previous build stays untouched after a publish, for readers still in it, before an incremental build reuses its folder",
   },
 } as const satisfies FlagSpec;
 
@@ -122,8 +135,8 @@ export const BENCH = {
   usage: "npm run bench -- [options]",
   about: "Runs the benchmarks and prints each figure beside a baseline measured in the same run.",
   flags: {
-    only: { type: "string", value: "NAME", description: "run one benchmark: build, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
-    scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build benchmark" },
+    only: { type: "string", value: "NAME", description: "run one benchmark: build, incremental, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
+    scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build and incremental benchmarks" },
     "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
     dir: { type: "string", value: "DIR", default: ".bench", description: "working folder (gitignored)" },
   },

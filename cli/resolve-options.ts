@@ -15,7 +15,7 @@ import { UsageError, type ReadFlags } from "./flags.ts";
 import { readBaseUrl, readInstant, readInteger, readRedisUrl, requireValue } from "./values.ts";
 
 export type SampleStep = Omit<SampleOptions, "onProgress">;
-export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl" | "listPages">;
+export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl" | "listPages" | "full" | "readerGraceSeconds">;
 
 /** The sample's shape; `out` is the sample command's --out, or the snapshot `npm start` builds. */
 export function resolveSampleOptions(flags: ReadFlags<Pick<typeof SAMPLE.flags, "scale" | "seed" | "as-of">>, out: string): SampleStep {
@@ -32,8 +32,14 @@ export function resolveBuildOptions(flags: ReadFlags<typeof BUILD.flags>): Build
     db: flags.values.db,
     out: flags.values.out,
     baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]),
+    ...readBuildMode(flags),
     listPages: readListPages(flags),
   };
+}
+
+/** Incremental unless --full; how long the previous build's readers get before its folder is reused. */
+function readBuildMode(flags: ReadFlags<Pick<typeof BUILD.flags, "full" | "reader-grace">>): Pick<BuildStep, "full" | "readerGraceSeconds"> {
+  return { full: flags.values.full, readerGraceSeconds: readInteger(flags.label("reader-grace"), flags.values["reader-grace"], 0, 3600) };
 }
 
 /** Page 1 is also each list's default answer: always a file. */
@@ -78,7 +84,7 @@ export interface StartOptions {
 export function resolveStartOptions(flags: ReadFlags<StartFlags>): StartOptions {
   const serve = { ...resolveServeOptions(flags), dist: resolveStartDist(flags) };
   const baseUrl = flags.values["base-url"] === undefined ? getServerBaseUrl(serve) : readBaseUrl(flags.label("base-url"), flags.values["base-url"]);
-  const build = { db: flags.values.db, out: serve.dist, baseUrl, listPages: readListPages(flags) };
+  const build = { db: flags.values.db, out: serve.dist, baseUrl, listPages: readListPages(flags), ...readBuildMode(flags) };
   return { serve, build, sample: resolveSampleOptions(flags, build.db) };
 }
 

@@ -42,5 +42,14 @@ function describeBuild(summary: BuildSummary, out: string, milliseconds: number)
     `  files ${formatCount(summary.files)}, ${formatMiB(summary.bytes)}; rejected rows ${formatCount(summary.rejected)} (by reason in build-report.json; samples in ${join(dirname(summary.buildDir), "last-build.json")})`,
     ...(summary.rejections.length > 0 ? [`  rejected by reason: ${summary.rejections.map(({ reason, count }) => `${reason} ${formatCount(count)}`).join(", ")}`] : []),
     `  ${Object.entries(summary.timings).map(([name, seconds]) => `${name} ${seconds.toFixed(1)}s`).join(", ")}`,
+    describeMode(summary.mode),
   ];
+}
+
+/** The last line: which kind of build it was, and why or what it redid (README "Incremental builds"). */
+export function describeMode(mode: BuildSummary["mode"]): string {
+  if (mode.mode === "full") return `full: ${mode.reason}`;
+  const changed = Object.entries(mode.changed).map(([name, n]) => `${formatCount(n)} ${name}`);
+  const onto = mode.base === "previous" ? "" : " (into a new folder: no earlier folder to bring up to date)";
+  return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted${onto}`;
 }

@@ -108,6 +108,13 @@ export function getRouteFile(id: RouteId, params: Readonly<Record<string, string
   return fillTemplate(file, params);
 }
 
+/** What every file of a one-file-per-thing route starts with (`api/check/` for the check files). */
+export function getRouteFilePrefix(id: RouteId): string {
+  const file = getRoute(id).file;
+  if (file === null || !file.includes("{")) throw new Error(`${id} has no file per value`);
+  return file.slice(0, file.indexOf("{"));
+}
+
 /** The site-relative URL of a route for these parameters (each value percent-encoded). */
 export function getRoutePath(id: RouteId, params: Readonly<Record<string, string | number>> = {}): string {
   return fillTemplate(getRoute(id).path, params, true);

@@ -133,7 +133,7 @@ afterAll(() => {
   }
 });
 
-describe(`npm run build on a full disk (${PATH_RAN})`, () => {
+describe(`npm run build --full on a full disk (${PATH_RAN})`, () => {
   it("has a next build whose manifest's closing fields start a page of their own (so the last write can be cut short)", () => {
     expect(next.counts.manifestListPages).toBeLessThan(next.counts.manifestPages);
   });
@@ -145,7 +145,8 @@ describe(`npm run build on a full disk (${PATH_RAN})`, () => {
     disk?.setFree(onTmpfs ? fault.free!(next.counts) : { pages: 65_536, inodes: 65_536 });
     const usage = disk?.getUsage();
     // The base URL the next build was measured with: a shorter one (the default) made a build that fit.
-    const result = await runScript("cli/build.ts", ["--db", db, "--out", out, "--base-url", BASE_URL], {
+    // A full build: these faults are aimed at what a full build writes (an incremental one writes less, below).
+    const result = await runScript("cli/build.ts", ["--db", db, "--out", out, "--base-url", BASE_URL, "--full"], {
       cwd: snapshots,
       preload: onTmpfs ? undefined : INJECT,
       env: onTmpfs ? {} : { INJECT_ENOSPC: fault.inject },
@@ -160,5 +161,64 @@ describe(`npm run build on a full disk (${PATH_RAN})`, () => {
     expect(readDistState(out)).toEqual(before);
     // Every page and inode the failed build took is free again when the command returns.
     if (disk) expect(disk.getUsage()).toEqual(usage);
+  });
+});
+
+/**
+ * The same promises for an incremental build, which brings the previous build's folder up to
+ * date in place rather than writing a new one: on a full disk it says so in one line, the
+ * published build is untouched, and the next build is still the same bytes as a full one (the
+ * folder it was bringing up to date is discarded, not trusted). Injected, so each fault is aimed
+ * at the step an incremental build takes.
+ */
+const INCREMENTAL_FAULTS = [
+  { fault: "the disk fills up during the small files", step: /writing api\/check\/\w+\.json/, inject: "write:/api/check/:2" },
+  { fault: "the disk fills up during a dump, written aside", step: /writing dumps\/\S+/, inject: "write:/dumps/:0" },
+  { fault: "the disk fills up within the manifest", step: /writing manifest\.json/, inject: "write:manifest.json:1" },
+  { fault: "no inode left for the new dist link", step: /publishing \S+dist/, inject: "symlink:link-:0" },
+];
+
+describe("an incremental npm run build on a full disk (injected ENOSPC)", () => {
+  let dir: string;
+  let dist: string;
+  let first: string;
+  let second: string;
+  let third: string;
+  let state: DistState;
+  const publishedBefore = () => ({ target: state.target, manifest: state.manifest });
+  beforeAll(() => {
+    dir = makeTempDir("disk-faults-incremental");
+    dist = join(dir, "dist");
+    first = createSnapshot(dir, FIXTURE_SQL, "first.sqlite");
+    second = createSnapshot(dir, FIXTURE_SQL.replace("'Test fixture'", "'Second fixture'").replace(/'2026-03-0/g, "'2026-03-1"), "second.sqlite");
+    third = createSnapshot(dir, FIXTURE_SQL.replace("'Test fixture'", "'Third fixture'").replace(/'2026-03-0/g, "'2026-03-2"), "third.sqlite");
+    // A current and a previous build: the next build (of a third snapshot) brings the previous one's folder up to date.
+    buildDist({ db: first, out: dist, baseUrl: BASE_URL, progress: null });
+    buildDist({ db: second, out: dist, baseUrl: BASE_URL, progress: null });
+    state = readDistState(dist);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(INCREMENTAL_FAULTS)("says $fault in one line and leaves dist as it was; the next build is still right", async (fault) => {
+    const result = await runScript("cli/build.ts", ["--db", third, "--out", dist, "--base-url", BASE_URL, "--reader-grace", "0"], {
+      cwd: dir,
+      preload: INJECT,
+      env: { INJECT_ENOSPC: fault.inject },
+      timeoutMs: 25_000,
+    });
+    const line = getErrorLine(result);
+    // The published build as it was (the previous build's folder, taken to be brought up to date, is discarded).
+    const published = () => ({ target: readDistState(dist).target, manifest: readDistState(dist).manifest });
+    table.add(`incremental: ${fault.fault} (injected)`, line, result.status, JSON.stringify(published()) === JSON.stringify(publishedBefore()));
+    expect(line).toMatch(new RegExp(`^error: no space left on the disk of \\S+/\\.dist-builds \\((${fault.step.source})\\)(; the unfinished build was deleted)?, \\S+/dist is as it was: free some space and build again$`));
+    expect(result.status).toBe(1);
+    expect(published()).toEqual(publishedBefore());
+    const next = buildDist({ db: third, out: dist, baseUrl: BASE_URL, progress: null });
+    const full = buildDist({ db: third, out: join(dir, `full-${fault.inject}`, "dist"), baseUrl: BASE_URL, progress: null, full: true });
+    expect(next.mode.mode).toBe("incremental");
+    expect(next.buildId).toBe(full.buildId);
+    // Back to where each fault starts from: the second snapshot current, another folder the previous.
+    buildDist({ db: second, out: dist, baseUrl: BASE_URL, progress: null });
+    expect(published()).toEqual(publishedBefore());
   });
 });

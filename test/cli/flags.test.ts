@@ -75,11 +75,11 @@ describe("--redis", () => {
 
 describe("a refused command line", () => {
   it.each([
-    [["--bogus"], "error: unknown flag --bogus; npm run build takes --db, --out, --base-url, --list-pages, --help"],
-    [["-x"], "error: unknown flag -x; npm run build takes --db, --out, --base-url, --list-pages, --help"],
+    [["--bogus"], "error: unknown flag --bogus; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --help"],
+    [["-x"], "error: unknown flag -x; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --help"],
     [["--db"], "error: --db needs a value: --db FILE"],
     [["--db", "--out", "x"], "error: --db needs a value: --db FILE"],
-    [["stray"], 'error: unexpected argument "stray"; npm run build takes --db, --out, --base-url, --list-pages, --help'],
+    [["stray"], 'error: unexpected argument "stray"; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --help'],
   ])("%j is one line and exit status 2", (argv, line) => {
     expect(refuse(() => readFlags(BUILD, argv, {}))).toEqual({ status: 2, lines: [line] });
   });
@@ -113,6 +113,25 @@ describe("--list-pages", () => {
     const { status, lines } = refuse(() => resolveBuildOptions(readFlags(BUILD, ["--list-pages", value], {})));
     expect([status, lines.length]).toEqual([2, 1]);
     expect(lines[0]).toMatch(/^error: --list-pages/);
+  });
+});
+
+describe("--full and --reader-grace", () => {
+  it("build incrementally by default; --full or FULL_BUILD asks for a full build", () => {
+    const full = (argv: string[], env: Record<string, string> = {}) => resolveBuildOptions(readFlags(BUILD, argv, env)).full;
+    expect(full([])).toBe(false);
+    expect(full(["--full"])).toBe(true);
+    expect(full([], { FULL_BUILD: "1" })).toBe(true);
+    expect(resolveStartOptions(readFlags(START, ["--full"], {})).build.full).toBe(true);
+  });
+
+  it("give the previous build's readers 30 s by default, or what the flag or READER_GRACE says", () => {
+    const grace = (argv: string[], env: Record<string, string> = {}) => resolveBuildOptions(readFlags(BUILD, argv, env)).readerGraceSeconds;
+    expect(grace([])).toBe(30);
+    expect(grace([], { READER_GRACE: "0" })).toBe(0);
+    expect(grace(["--reader-grace", "5"], { READER_GRACE: "0" })).toBe(5);
+    const { status, lines } = refuse(() => resolveBuildOptions(readFlags(BUILD, ["--reader-grace", "-1"], {})));
+    expect([status, lines[0]]).toEqual([2, 'error: --reader-grace must be a whole number from 0 to 3600, got "-1"']);
   });
 });
 

@@ -1,0 +1,269 @@
+/**
+ * Incremental builds (README "Incremental builds"): whatever came before, a build onto an earlier
+ * one publishes exactly the tree, manifest and build id that a full build of the same snapshot
+ * makes; and anything it cannot trust means a full build, said in its reason.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDist, buildInMemory, type BuildSummary } from "../../build/build.ts";
+import { EMITTERS } from "../../build/emitters/index.ts";
+import { generateSample } from "../../data/sample/generate.ts";
+import { BASE_URL, makeTempDir } from "../helpers/fixture.ts";
+import { applyEdit, findEdit, SNAPSHOT_EDITS, type SnapshotEdit } from "../helpers/snapshot-edits.ts";
+
+/** Every file of a build folder by path, as its SHA-256 (hard links and all: bytes are what count). */
+function readTree(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.set(relative(root, path), createHash("sha256").update(readFileSync(path)).digest("hex"));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+function buildInto(out: string, db: string, options: { full?: boolean } = {}): BuildSummary {
+  return buildDist({ db, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, ...options });
+}
+
+let dir: string;
+let counter = 0;
+/**
+ * Compares `summary`'s tree with a full build of `db`: `--full` into a folder of its own (which
+ * goes afterwards), or by default the same emitters into memory, which test/build/build.test.ts
+ * holds byte-equal to a full build on disk (and costs no million-inode folder to write and delete).
+ */
+function expectSameAsFull(summary: BuildSummary, db: string, { onDisk = false } = {}): void {
+  const actual = readTree(summary.buildDir);
+  let expected: Map<string, string>;
+  let expectedId: string;
+  if (onDisk) {
+    const out = join(dir, `full-${counter++}`, "dist");
+    try {
+      const full = buildInto(out, db, { full: true });
+      expect(full.mode).toEqual({ mode: "full", reason: "asked for (--full)" });
+      expected = readTree(full.buildDir);
+      expectedId = full.buildId;
+    } finally {
+      rmSync(join(out, ".."), { recursive: true, force: true });
+    }
+  } else {
+    const { files } = buildInMemory({ db, baseUrl: BASE_URL });
+    expected = new Map([...files].map(([path, bytes]) => [path, createHash("sha256").update(bytes).digest("hex")]));
+    expectedId = expected.get("manifest.json")!.slice(0, 16);
+  }
+  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+  const differing = [...expected].filter(([path, hash]) => actual.get(path) !== hash).map(([path]) => path);
+  expect(differing).toEqual([]);
+  expect(summary.buildId).toBe(expectedId);
+}
+
+let base: string;
+beforeAll(() => {
+  dir = makeTempDir("incremental");
+  base = join(dir, "base.sqlite");
+  generateSample({ scale: 300, seed: "incremental", out: base, asOf: "2026-03-11T10:00:00Z" });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.sequential("an incremental build, after each kind of change in turn", () => {
+  let out: string;
+  let previous: string;
+  beforeAll(() => {
+    out = join(dir, "chain", "dist");
+    previous = base;
+    const first = buildInto(out, base);
+    expect(first.mode).toEqual({ mode: "full", reason: "no earlier build" });
+  });
+
+  it.each(SNAPSHOT_EDITS.map((edit, i) => [edit.name, edit, i] as const))("%s: equals a full build of the same snapshot", (_, edit, i) => {
+    const next = join(dir, `chain-${i}.sqlite`);
+    applyEdit(previous, next, edit);
+    previous = next;
+    const summary = buildInto(out, next);
+    expect(summary.mode.mode).toBe("incremental");
+    if (edit.name === "nothing changed" && summary.mode.mode === "incremental") {
+      expect(summary.mode.written).toBe(0);
+      expect(summary.mode.changed).toEqual({ usernames: 0, companies: 0 });
+    }
+    expectSameAsFull(summary, next);
+  });
+
+  it("a snapshot of another data set: equals a full build of it", () => {
+    const other = join(dir, "other.sqlite");
+    generateSample({ scale: 200, seed: "another data set", out: other, asOf: "2026-05-01T00:00:00Z" });
+    const summary = buildInto(out, other);
+    expect(summary.mode.mode).toBe("incremental");
+    expect(summary.mode.mode === "incremental" && summary.mode.deleted).toBeGreaterThan(0);
+    expectSameAsFull(summary, other, { onDisk: true });
+  });
+});
+
+describe("what it counts", () => {
+  it("says how many usernames and companies changed, and keeps what did not", () => {
+    const out = join(dir, "counts", "dist");
+    buildInto(out, base);
+    const next = join(dir, "counts.sqlite");
+    applyEdit(base, next, { name: "one more report for two usernames", sql: "INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) SELECT username, category, NULL, 'r-x', 50, created_at FROM reports WHERE username IN (SELECT DISTINCT username FROM reports WHERE username GLOB '[a-z]*' ORDER BY username LIMIT 2)" });
+    const summary = buildInto(out, next);
+    // Into a new folder (the first build left no second one): the unchanged files are linked.
+    expect(summary.mode).toMatchObject({ mode: "incremental", base: "linked", changed: { usernames: 2, companies: 0 } });
+    const again = buildInto(out, base);
+    expect(again.mode).toMatchObject({ mode: "incremental", base: "previous", changed: { usernames: 2, companies: 0 } });
+    if (again.mode.mode === "incremental") expect(again.mode.kept).toBeGreaterThan(again.mode.written * 10);
+    expectSameAsFull(again, base, { onDisk: true });
+  });
+});
+
+describe("random sequences of changes", () => {
+  it("give the same bytes as a full build after every build", () => {
+    const edits = SNAPSHOT_EDITS.filter((e) => e.name !== "nothing changed");
+    let run = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...edits), { minLength: 2, maxLength: 3 }), (sequence: SnapshotEdit[]) => {
+        const out = join(dir, `random-${run}`, "dist");
+        let db = base;
+        buildInto(out, db);
+        sequence.forEach((edit, step) => {
+          const next = join(dir, `random-${run}-${step}.sqlite`);
+          applyEdit(db, next, edit);
+          db = next;
+          const summary = buildInto(out, db);
+          expect(summary.mode.mode).toBe("incremental");
+          expectSameAsFull(summary, db);
+        });
+        rmSync(join(out, ".."), { recursive: true, force: true });
+        run++;
+      }),
+      { numRuns: 4, seed: 22 },
+    );
+  });
+});
+
+describe("what it does not trust", () => {
+  let out: string;
+  let changed: string;
+  beforeAll(() => {
+    out = join(dir, "distrust", "dist");
+    changed = join(dir, "distrust.sqlite");
+    applyEdit(base, changed, findEdit("report categories edited"));
+  });
+  const statePath = () => join(out, "..", ".dist-builds", "state.json");
+
+  it("a build made by other code: a full build", () => {
+    buildInto(out, base);
+    const state = JSON.parse(readFileSync(statePath(), "utf8"));
+    for (const tree of Object.values<{ code: string }>(state.trees)) tree.code = "0".repeat(32);
+    writeFileSync(statePath(), JSON.stringify(state));
+    const summary = buildInto(out, changed);
+    expect(summary.mode).toEqual({ mode: "full", reason: "the code changed" });
+    expectSameAsFull(summary, changed);
+  });
+
+  it("a corrupt state: a full build", () => {
+    buildInto(out, base);
+    writeFileSync(statePath(), '{"format": 1, "trees": ');
+    const summary = buildInto(out, changed);
+    expect(summary.mode.mode).toBe("full");
+    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/^its state is unreadable \(not JSON/);
+    expectSameAsFull(summary, changed);
+  });
+
+  it("a missing state: a full build", () => {
+    buildInto(out, base);
+    rmSync(statePath());
+    const summary = buildInto(out, changed);
+    expect(summary.mode).toEqual({ mode: "full", reason: "its state is missing" });
+  });
+
+  it("another base URL: a full build", () => {
+    buildInto(out, base);
+    const summary = buildDist({ db: changed, out, baseUrl: "https://elsewhere.example", progress: null, readerGraceSeconds: 0 });
+    expect(summary.mode).toEqual({ mode: "full", reason: "the base URL changed (--base-url)" });
+  });
+
+  it("a build folder whose manifest is not its own is not brought up to date: a new folder is", () => {
+    buildInto(out, base);
+    buildInto(out, changed);
+    const state = JSON.parse(readFileSync(statePath(), "utf8"));
+    const current = readlinkSync(out).split("/").pop();
+    const other = Object.keys(state.trees).find((name) => name !== current)!;
+    const manifest = join(out, "..", ".dist-builds", other, "manifest.json");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace('"size":', '"size": '));
+    const summary = buildInto(out, base);
+    expect(summary.mode).toMatchObject({ mode: "incremental", base: "linked" });
+    expectSameAsFull(summary, base);
+  });
+
+  it("the current build's manifest altered: a full build", () => {
+    buildInto(out, base);
+    const manifest = join(out, "manifest.json");
+    const text = readFileSync(manifest, "utf8");
+    rmSync(manifest);
+    writeFileSync(manifest, text + " ");
+    const summary = buildInto(out, changed);
+    expect(summary.mode.mode).toBe("full");
+    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/does not match its id/);
+  });
+});
+
+describe("a build that fails or is killed half-way", () => {
+  it("fails: the published build is untouched, and the next build is still right", () => {
+    const out = join(dir, "failing", "dist");
+    buildInto(out, base);
+    const changed = join(dir, "failing-1.sqlite");
+    applyEdit(base, changed, findEdit("reports added for existing usernames"));
+    buildInto(out, changed);
+    const published = readlinkSync(out);
+    const before = readTree(join(out, "..", published));
+    const failing = EMITTERS.map((e) => (e.name === "dump" ? { ...e, emit: () => { throw new Error("boom"); } } : e));
+    expect(() => buildDist({ db: base, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, emitters: failing })).toThrow(/boom/);
+    expect(readlinkSync(out)).toBe(published);
+    expect(readTree(join(out, "..", published))).toEqual(before);
+    const summary = buildInto(out, base);
+    expect(summary.mode.mode).toBe("incremental");
+    expectSameAsFull(summary, base);
+  });
+
+  it("is killed: the published build is untouched, and the next build is still right", async () => {
+    const out = join(dir, "killed", "dist");
+    const big = join(dir, "killed.sqlite");
+    generateSample({ scale: 3000, seed: "killed", out: big, asOf: "2026-03-11T10:00:00Z" });
+    buildInto(out, big);
+    const changed = join(dir, "killed-1.sqlite");
+    applyEdit(big, changed, findEdit("as_of a day later"));
+    buildInto(out, changed);
+    const published = readlinkSync(out);
+    const before = readTree(join(out, "..", published));
+    const builds = join(out, "..", ".dist-builds");
+    const child = spawn(process.execPath, ["--import", "tsx", "cli/build.ts", "--db", big, "--out", out, "--base-url", BASE_URL, "--reader-grace", "0"], { stdio: "ignore" });
+    // Killed once it has taken the previous folder to bring it up to date.
+    await new Promise<void>((resolve, reject) => {
+      const poll = setInterval(() => {
+        if (readdirSync(builds).some((name) => name.startsWith("staging-"))) {
+          clearInterval(poll);
+          child.kill("SIGKILL");
+          resolve();
+        }
+      }, 5);
+      child.on("exit", () => {
+        clearInterval(poll);
+        reject(new Error("the build finished before it could be killed"));
+      });
+    });
+    await new Promise((resolve) => child.on("exit", resolve));
+    expect(readlinkSync(out)).toBe(published);
+    expect(readTree(join(out, "..", published))).toEqual(before);
+    const summary = buildInto(out, big);
+    expect(summary.mode.mode).toBe("incremental");
+    expectSameAsFull(summary, big, { onDisk: true });
+    expect(existsSync(join(builds, `staging-build-${child.pid}`))).toBe(false);
+  });
+});
