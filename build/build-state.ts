@@ -12,10 +12,20 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { MANIFEST_PATH } from "./writer/index.ts";
 import { getCurrentBuild, type BuildsLayout } from "./publish.ts";
+import { compareDigests, type SnapshotDigest } from "./snapshot/digest.ts";
 
 const STATE_FILE = "state.json";
 /** Bumped whenever what the state says, or what a build folder holds, changes meaning. */
 const STATE_FORMAT = 1;
+/**
+ * Past this share of the report id ranges changed (a snapshot of another data set, say), a build
+ * is full: bringing a folder up to date would delete nearly every old file besides writing every
+ * new one, which costs more than writing a new folder. Below that, an incremental build writes
+ * at most what a full one does. Not for a snapshot of fewer ranges than MIN_RANGES: there a few
+ * scattered edits touch most ranges, and a full build costs a second or two anyway.
+ */
+const MAX_CHANGED_SHARE = 0.9;
+const MIN_RANGES = 256;
 
 /** The options that shape a build's bytes (a change of either means a full build). */
 export interface ShapingOptions {
@@ -28,6 +38,26 @@ export interface KeptTree {
   id: string;
   code: string;
   options: ShapingOptions;
+  /** The current build's: the digests of the snapshot it was built from (snapshot/digest.ts), base64 where binary. */
+  snapshot?: StoredDigest;
+  /** The current build's: what its build said of the snapshot, for a build that finds nothing changed. */
+  summary?: StoredSummary;
+}
+
+export interface StoredDigest {
+  tables: Record<string, string>;
+  reportRanges: string;
+  reportDigests: string;
+}
+
+/** The parts of a build's summary that depend on the snapshot only (build.ts BuildSummary). */
+export interface StoredSummary {
+  counts: Record<string, number>;
+  rejected: number;
+  rejections: unknown[];
+  files: number;
+  bytes: number;
+  notices: string[];
 }
 
 export interface BuildStateFile {
@@ -45,6 +75,8 @@ export interface TreeRef {
 
 export type BuildPlan =
   | { mode: "full"; reason: string }
+  /** The snapshot holds the same rows as the current build's: nothing to build. */
+  | { mode: "unchanged"; current: TreeRef; tree: KeptTree; state: BuildStateFile }
   | {
       mode: "incremental";
       current: TreeRef;
@@ -54,7 +86,7 @@ export type BuildPlan =
     };
 
 /** Whether this build can be incremental onto what `out` holds now, and onto which folder. */
-export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full?: boolean }, code: string): BuildPlan {
+export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full?: boolean }, code: string, digest: SnapshotDigest): BuildPlan {
   if (options.full) return { mode: "full", reason: "asked for (--full)" };
   const currentDir = getCurrentBuild(layout);
   if (currentDir === null || !existsSync(join(currentDir, MANIFEST_PATH))) return { mode: "full", reason: "no earlier build" };
@@ -67,6 +99,15 @@ export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full
   if (current.options.baseUrl !== options.baseUrl) return { mode: "full", reason: "the base URL changed (--base-url)" };
   if (current.options.listPages !== options.listPages) return { mode: "full", reason: "the spammer list pages changed (--list-pages)" };
   if (!hasManifestOf(currentDir, current.id)) return { mode: "full", reason: `its state is unreadable (the manifest of ${basename(currentDir)} does not match its id)` };
+  const before = current.snapshot ? decodeDigest(current.snapshot) : null;
+  if (before) {
+    const { tables, changedRanges, ranges } = compareDigests(before, digest);
+    if (tables.length === 0 && changedRanges === 0 && current.summary) return { mode: "unchanged", current: { dir: currentDir, id: current.id }, tree: current, state };
+    // Every old file deleted and every new one written: more than a full build's writes alone.
+    if (ranges >= MIN_RANGES && changedRanges / ranges > MAX_CHANGED_SHARE) {
+      return { mode: "full", reason: `the change is larger than a full build costs (${Math.round((changedRanges / ranges) * 100)} % of the report ranges changed)` };
+    }
+  }
   return { mode: "incremental", current: { dir: currentDir, id: current.id }, base: findBase(layout, state, currentDir, code), state };
 }
 
@@ -123,4 +164,26 @@ export function writeState(layout: BuildsLayout, trees: Record<string, KeptTree>
   const state: BuildStateFile = { format: STATE_FORMAT, trees, publishedAt };
   writeFileSync(tmp, JSON.stringify(state, null, 2) + "\n");
   renameSync(tmp, path);
+}
+
+export function encodeDigest(digest: SnapshotDigest): StoredDigest {
+  return {
+    tables: digest.tables,
+    reportRanges: Buffer.from(digest.reportRanges.buffer, digest.reportRanges.byteOffset, digest.reportRanges.byteLength).toString("base64"),
+    reportDigests: digest.reportDigests.toString("base64"),
+  };
+}
+
+/** A stored digest, or null when it does not hold together (then nothing is concluded from it). */
+function decodeDigest(stored: StoredDigest): SnapshotDigest | null {
+  try {
+    const ranges = Buffer.from(stored.reportRanges, "base64");
+    const digests = Buffer.from(stored.reportDigests, "base64");
+    if (ranges.byteLength % 8 !== 0 || digests.byteLength !== (ranges.byteLength / 8) * 16 || typeof stored.tables !== "object") return null;
+    const copy = new Float64Array(ranges.byteLength / 8);
+    Buffer.from(copy.buffer).set(ranges);
+    return { tables: stored.tables, reportRanges: copy, reportDigests: digests };
+  } catch {
+    return null;
+  }
 }

@@ -1,9 +1,8 @@
 /**
  * The build: snapshot → model → emitters → one writer → manifest → atomic publish.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
-import { getRouteFilePrefix } from "../core/routes/match.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { formatInstant } from "../core/time.ts";
 import { createUrls } from "../core/urls.ts";
@@ -17,23 +16,14 @@ import { readModel } from "./model/read-model.ts";
 import type { Model } from "./model/types.ts";
 import type { RejectionSummary } from "./model/rejections.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
-import { planBuild, readState, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
+import { encodeDigest, planBuild, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
+import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
+import { readSnapshotDigest } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
-import {
-  createStagingDir,
-  getBuildsLayout,
-  getCurrentBuild,
-  keepAs,
-  publishBuild,
-  sweepAbandoned,
-  takeForStaging,
-  tidyAfterPublish,
-  type BuildsLayout,
-} from "./publish.ts";
+import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
-import type { ReuseStats } from "./writer/protocol.ts";
 
 export interface BuildOptions {
   db: string;
@@ -67,7 +57,11 @@ export interface BuildSummary {
   rejections: RejectionSummary[];
   files: number;
   bytes: number;
-  /** Seconds per step: `model` (reading the snapshot, the pass over reports included), then each emitter. */
+  /**
+   * Seconds per step: `digest` (the snapshot's digests), `plan` (checking the state and the kept
+   * folders), `model` (reading the snapshot, the pass over reports included), each emitter, then
+   * `manifest` (the writer's last files, the manifest and an incremental build's deletions).
+   */
   timings: Record<string, number>;
   /** Resident set size in MiB when each emitter finished (where a build's memory goes). */
   rssAfter: Record<string, number>;
@@ -85,6 +79,8 @@ export interface BuildSummary {
 
 export type BuildMode =
   | { mode: "full"; reason: string }
+  /** The snapshot held the same rows as the current build's (snapshot/digest.ts): nothing was built, the current build stands. */
+  | { mode: "unchanged"; kept: number }
   | {
       mode: "incremental";
       /** "previous": the previous build's folder was brought up to date; "linked": a new folder, the current build's unchanged files hard-linked into it. */
@@ -103,18 +99,25 @@ export type BuildMode =
  * folder is brought up to date in place, writing only the files whose bytes changed.
  */
 export function buildDist(options: BuildOptions): BuildSummary {
+  const started = performance.now();
   const db = openSnapshot(options.db);
   const layout = getBuildsLayout(options.out);
   let staging: string | null = null;
   let writer: DiskWriter | null = null;
   let published: { result: ReturnType<typeof runBuild>; staging: string; id: string; buildDir: string; previous: string | null };
   const shaping = { baseUrl: options.baseUrl, listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
-  let code: string;
+  let made: KeptTree;
   let plan: BuildPlan;
   try {
     sweepAbandoned(layout);
-    code = getCodeFingerprint(db);
-    plan = planBuild(layout, { ...shaping, full: options.full }, code);
+    const digest = withContext("reading the snapshot's digests", () => readSnapshotDigest(db));
+    const digested = performance.now();
+    // Emitters other than the build's own (tests make builds fail so) are other code.
+    const code = getCodeFingerprint(db) + (options.emitters && options.emitters !== EMITTERS ? "+other-emitters" : "");
+    made = { id: "", code, options: shaping, snapshot: encodeDigest(digest) };
+    plan = planBuild(layout, { ...shaping, full: options.full }, made.code, digest);
+    const before = { digest: (digested - started) / 1000, plan: (performance.now() - digested) / 1000 };
+    if (plan.mode === "unchanged") return finishUnchanged(layout, plan, before);
     if (plan.mode === "incremental") {
       const { base, current } = plan;
       if (base) waitForReaders(plan.state.publishedAt, options.readerGraceSeconds ?? 0);
@@ -129,6 +132,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
       writer = createDiskWriter(dir);
     }
     const result = runBuild(options, db, writer);
+    result.timings = { ...before, ...result.timings };
     const dir = staging;
     const id = hashContent(readFileSync(join(dir, MANIFEST_PATH))).slice(0, 16);
     const previous = getCurrentBuild(layout);
@@ -141,77 +145,45 @@ export function buildDist(options: BuildOptions): BuildSummary {
   }
   // Published: what is left is housekeeping, whose failure must not call a published build failed.
   const { result, id, buildDir, previous } = published;
-  const mode = describeMode(plan, writer.reused);
-  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode };
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused) };
   try {
-    const trees = keepTrees(layout, plan, published, { id, code, options: shaping });
+    const trees = keepTrees(layout, plan, published, { ...made, id, summary: toStoredSummary(summary) });
     tidyAfterPublish(layout, published.staging, Object.keys(trees).map((name) => join(layout.buildsDir, name)));
     writeState(layout, trees, previous === buildDir && plan.mode === "incremental" ? plan.state.publishedAt : Date.now());
   } catch (error) {
     summary.warnings.push(`keeping the build folders and their state in ${layout.buildsDir}: ${describeError(error)}`);
   }
+  writeLastBuild(layout, summary);
+  return summary;
+}
+
+/**
+ * Nothing to build: the snapshot holds the same rows as the current build's, which stays
+ * published as it is. The summary is the current build's, as its build left it in the state.
+ */
+function finishUnchanged(layout: BuildsLayout, plan: Extract<BuildPlan, { mode: "unchanged" }>, timings: Record<string, number>): BuildSummary {
+  const stored = plan.tree.summary!;
+  const summary: BuildSummary = {
+    ...(stored as Pick<BuildSummary, "counts" | "rejected" | "rejections" | "files" | "bytes" | "notices">),
+    buildDir: plan.current.dir,
+    buildId: plan.current.id,
+    timings,
+    rssAfter: { digest: Math.round(process.memoryUsage.rss() / 2 ** 20) },
+    checkPhase: { files: 0, seconds: 0 },
+    writes: { files: 0, seconds: 0 },
+    warnings: [],
+    mode: { mode: "unchanged", kept: stored.files },
+  };
+  writeLastBuild(layout, summary);
+  return summary;
+}
+
+function writeLastBuild(layout: BuildsLayout, summary: BuildSummary): void {
   try {
     writeFileSync(join(layout.buildsDir, "last-build.json"), JSON.stringify(summary, null, 2) + "\n");
   } catch (error) {
     summary.warnings.push(`writing ${join(layout.buildsDir, "last-build.json")}: ${describeError(error)}`);
   }
-  return summary;
-}
-
-/** Files whose changes the build's last line counts by name (README "Incremental builds"). */
-const WATCHED_CHANGES = {
-  usernames: getRouteFilePrefix("checkUsername"),
-  companies: getRouteFilePrefix("getCompany"),
-};
-
-/**
- * The folders kept after a publish, with what each holds: the new build, the previous one (the
- * next incremental build brings it up to date), or — when nothing changed and the incremental
- * build brought the previous folder up to the current build — that folder as a spare.
- */
-function keepTrees(
-  layout: BuildsLayout,
-  plan: BuildPlan,
-  { staging, buildDir, previous }: { staging: string; buildDir: string; previous: string | null },
-  made: KeptTree,
-): Record<string, KeptTree> {
-  const trees: Record<string, KeptTree> = { [basename(buildDir)]: made };
-  if (previous && previous !== buildDir && plan.mode === "incremental") {
-    trees[basename(previous)] = plan.state.trees[basename(previous)]!;
-  } else if (previous === buildDir && plan.mode === "incremental" && existsSync(staging)) {
-    trees[basename(keepAs(layout, staging, `spare-${made.id}`))] = made;
-  }
-  if (plan.mode === "full" && previous && previous !== buildDir) {
-    // A full build does not know what made the previous folder unless the state says so.
-    const known = readState(layout);
-    const tree = known && typeof known === "object" ? known.trees[basename(previous)] : undefined;
-    if (tree) trees[basename(previous)] = tree;
-    else trees[basename(previous)] = { id: "", code: "", options: made.options };
-  }
-  return trees;
-}
-
-/**
- * An incremental build rewrites the previous build's folder, which readers that started before
- * the last publish may still be in (a deploy copying it, say): it waits until the previous build
- * has been out of service for the grace period that retired builds get.
- */
-function waitForReaders(publishedAt: number, graceSeconds: number): void {
-  const wait = publishedAt + graceSeconds * 1000 - Date.now();
-  if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(wait, graceSeconds * 1000));
-}
-
-/** What kind of build this was, and why: the build's last line. */
-function describeMode(plan: BuildPlan, reused: ReuseStats | null): BuildMode {
-  if (plan.mode === "full" || reused === null) return { mode: "full", reason: plan.mode === "full" ? plan.reason : "" };
-  return {
-    mode: "incremental",
-    base: plan.base ? "previous" : "linked",
-    changed: reused.changed,
-    written: reused.written,
-    kept: reused.kept + reused.linked,
-    deleted: reused.deleted,
-  };
 }
 
 /** Builds into memory (tests): every file of dist by path, manifest included, and the build's summary. */
@@ -255,13 +227,15 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
     lap(emitter.name, started);
     if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
   }
-  // 3. The manifest: every file with its hash.
+  // 3. The manifest: every file with its hash (and, into a kept folder, the deletions: writer/tree-reuse.cjs).
+  started = performance.now();
   writer.finish({
     as_of: formatInstant(model.asOfMs),
     base_url: ctx.urls.base,
     counts: getBuildCounts(model),
     emitters: emitters.map(({ name, writes }) => ({ name, writes })),
   });
+  lap("manifest", started);
   progress.done();
   return {
     counts: getBuildCounts(model),

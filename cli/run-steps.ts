@@ -37,7 +37,7 @@ export function runBuild(options: BuildStep): BuildSummary {
 function describeBuild(summary: BuildSummary, out: string, milliseconds: number): string[] {
   const c = summary.counts;
   return [
-    `published ${out} -> ${summary.buildDir} in ${formatSeconds(milliseconds)}`,
+    `${summary.mode.mode === "unchanged" ? "kept" : "published"} ${out} -> ${summary.buildDir} in ${formatSeconds(milliseconds)}`,
     `  reports ${formatCount(c.reports_read)}, usernames ${formatCount(c.usernames)}, companies ${formatCount(c.companies)} (${formatCount(c.companies_with_reports)} with reports), people ${formatCount(c.people)}`,
     `  files ${formatCount(summary.files)}, ${formatMiB(summary.bytes)}; rejected rows ${formatCount(summary.rejected)} (by reason in build-report.json; samples in ${join(dirname(summary.buildDir), "last-build.json")})`,
     ...(summary.rejections.length > 0 ? [`  rejected by reason: ${summary.rejections.map(({ reason, count }) => `${reason} ${formatCount(count)}`).join(", ")}`] : []),
@@ -49,6 +49,7 @@ function describeBuild(summary: BuildSummary, out: string, milliseconds: number)
 /** The last line: which kind of build it was, and why or what it redid (README "Incremental builds"). */
 export function describeMode(mode: BuildSummary["mode"]): string {
   if (mode.mode === "full") return `full: ${mode.reason}`;
+  if (mode.mode === "unchanged") return `incremental: nothing changed (the snapshot holds the same rows as the current build's); 0 files written, ${formatCount(mode.kept)} kept`;
   const changed = Object.entries(mode.changed).map(([name, n]) => `${formatCount(n)} ${name}`);
   const onto = mode.base === "previous" ? "" : " (into a new folder: no earlier folder to bring up to date)";
   return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted${onto}`;

@@ -61,3 +61,15 @@ export interface SideWorkerData {
 }
 
 export type SideAnswer = { results: Record<string, unknown[][]> } | { error: string };
+
+/** The digest worker's task (digest-worker.cjs): the report ranges of ids in [from, to). */
+export interface DigestWorkerData {
+  path: string;
+  columns: readonly string[];
+  from: bigint;
+  to: bigint;
+  port: MessagePort;
+  control: SharedArrayBuffer;
+}
+
+export type DigestAnswer = { ranges: Float64Array; digests: Uint8Array } | { error: string };

@@ -87,12 +87,13 @@ describe.sequential("an incremental build, after each kind of change in turn", (
     const next = join(dir, `chain-${i}.sqlite`);
     applyEdit(previous, next, edit);
     previous = next;
+    const before = readlinkSync(out);
     const summary = buildInto(out, next);
-    expect(summary.mode.mode).toBe("incremental");
-    if (edit.name === "nothing changed" && summary.mode.mode === "incremental") {
-      expect(summary.mode.written).toBe(0);
-      expect(summary.mode.changed).toEqual({ usernames: 0, companies: 0 });
-    }
+    if (edit.name === "nothing changed") {
+      // The same rows: nothing is built, the current build stays.
+      expect(summary.mode).toMatchObject({ mode: "unchanged" });
+      expect(readlinkSync(out)).toBe(before);
+    } else expect(summary.mode.mode).toBe("incremental");
     expectSameAsFull(summary, next);
   });
 
@@ -103,6 +104,24 @@ describe.sequential("an incremental build, after each kind of change in turn", (
     expect(summary.mode.mode).toBe("incremental");
     expect(summary.mode.mode === "incremental" && summary.mode.deleted).toBeGreaterThan(0);
     expectSameAsFull(summary, other, { onDisk: true });
+  });
+});
+
+describe("a change larger than a full build costs", () => {
+  it("is built in full by itself, and the next build onto it is incremental again", () => {
+    const out = join(dir, "larger", "dist");
+    const one = join(dir, "larger-1.sqlite");
+    const other = join(dir, "larger-2.sqlite");
+    generateSample({ scale: 5000, seed: "one data set", out: one, asOf: "2026-05-01T00:00:00Z" });
+    generateSample({ scale: 5000, seed: "another data set", out: other, asOf: "2026-05-01T00:00:00Z" });
+    buildInto(out, one);
+    const summary = buildInto(out, other);
+    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/^the change is larger than a full build costs \(\d+ % of the report ranges changed\)$/);
+    const next = join(dir, "larger-3.sqlite");
+    applyEdit(other, next, findEdit("company renamed"));
+    const after = buildInto(out, next);
+    expect(after.mode.mode).toBe("incremental");
+    expectSameAsFull(after, next);
   });
 });
 
@@ -167,6 +186,14 @@ describe("what it does not trust", () => {
     expectSameAsFull(summary, changed);
   });
 
+  it("a build by other emitters (as tests make): the next build of the same snapshot is full, not 'nothing changed'", () => {
+    const fewer = EMITTERS.filter((e) => e.name !== "feeds");
+    buildDist({ db: changed, out, baseUrl: BASE_URL, progress: null, emitters: fewer });
+    const summary = buildInto(out, changed);
+    expect(summary.mode).toEqual({ mode: "full", reason: "the code changed" });
+    expectSameAsFull(summary, changed);
+  });
+
   it("a corrupt state: a full build", () => {
     buildInto(out, base);
     writeFileSync(statePath(), '{"format": 1, "trees": ');
@@ -174,6 +201,16 @@ describe("what it does not trust", () => {
     expect(summary.mode.mode).toBe("full");
     expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/^its state is unreadable \(not JSON/);
     expectSameAsFull(summary, changed);
+  });
+
+  it("a state whose snapshot digests do not hold together: an incremental build, never 'nothing changed'", () => {
+    buildInto(out, base);
+    const state = JSON.parse(readFileSync(statePath(), "utf8"));
+    for (const tree of Object.values<{ snapshot?: { reportDigests: string } }>(state.trees)) if (tree.snapshot) tree.snapshot.reportDigests = "AAAA";
+    writeFileSync(statePath(), JSON.stringify(state));
+    const summary = buildInto(out, base);
+    expect(summary.mode.mode).toBe("incremental");
+    expectSameAsFull(summary, base);
   });
 
   it("a missing state: a full build", () => {

@@ -1,0 +1,111 @@
+/**
+ * What a snapshot holds, as digests: one per table of the contract (its rows in the order the
+ * build reads them, rowid order, every value with its type, as SQLite's quote() writes it) and one
+ * per range of report ids, plus the schema (an index changes a query's plan, so it counts too).
+ * Two snapshots with the same digests give the same build, whatever their pages look like; the
+ * report ranges say how much of the largest table changed (build-state.ts), and are what a build
+ * that recomputes only the changed aggregates would start from. SQLite builds each range's text
+ * in C; only the hashing is JavaScript, once per range.
+ */
+import { createHash } from "node:crypto";
+import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
+import { BuildError } from "../errors.ts";
+import { startWorker } from "../threads.ts";
+import { SNAPSHOT_CONTRACT } from "./contract.ts";
+import type { Snapshot } from "./open.ts";
+import { digestReportRanges, RANGE_DIGEST_BYTES, REPORT_RANGE_BITS } from "./range-digest.cjs";
+import type { DigestAnswer, DigestWorkerData } from "./thread-protocol.ts";
+
+
+export interface SnapshotDigest {
+  /** Per table of the contract but reports, and `schema`: hex SHA-256. */
+  tables: Record<string, string>;
+  /** Report ranges that hold rows (id >> REPORT_RANGE_BITS), ascending. */
+  reportRanges: Float64Array;
+  /** RANGE_DIGEST_BYTES per range, in the order of `reportRanges`. */
+  reportDigests: Buffer;
+}
+
+export function readSnapshotDigest(db: Snapshot): SnapshotDigest {
+  const tables: Record<string, string> = {};
+  const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").raw().all() as string[][];
+  // The planner's statistics too: they choose the plans, and a plan is the order rows come in.
+  const stats = schema.some(([, name]) => name === "sqlite_stat1") ? db.prepare("SELECT * FROM sqlite_stat1 ORDER BY 1, 2, 3").raw().all() : [];
+  tables.schema = createHash("sha256").update(JSON.stringify([schema, stats])).digest("hex");
+  for (const table of Object.keys(SNAPSHOT_CONTRACT)) {
+    if (table === "reports") continue;
+    const hash = createHash("sha256");
+    for (const text of db.prepare(`SELECT ${quoteRow(table, "rowid")} FROM ${table} ORDER BY rowid`).pluck().iterate() as Iterable<string>) hash.update(text).update("\n");
+    tables[table] = hash.digest("hex");
+  }
+  const { reportRanges, reportDigests } = digestReports(db);
+  return { tables, reportRanges, reportDigests };
+}
+
+/**
+ * The report ranges, half of the ids on a worker thread with its own connection and half here:
+ * on two cores, half the time of the largest table's pass.
+ */
+function digestReports(db: Snapshot): { reportRanges: Float64Array; reportDigests: Buffer } {
+  const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
+  const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
+  if (low === null || high === null) return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0) };
+  const bits = BigInt(REPORT_RANGE_BITS);
+  // A range boundary near the middle, so that no range is split between the two.
+  const split = (((low >> 1n) + (high >> 1n)) >> bits) << bits;
+  const end = high + 1n;
+  const control = new SharedArrayBuffer(4);
+  const { port1, port2 } = new MessageChannel();
+  const data: DigestWorkerData = { path: db.name, columns, from: split, to: end, port: port2, control };
+  const worker = startWorker(new URL("./digest-worker.cjs", import.meta.url), data, [port2]);
+  worker.unref();
+  try {
+    const lower = digestReportRanges(db, columns, low, split);
+    const done = new Int32Array(control);
+    while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, 1000);
+    const upper = receiveMessageOnPort(port1)?.message as DigestAnswer | undefined;
+    if (!upper || "error" in upper) throw new BuildError(`reading the snapshot's digests: ${upper?.error ?? "the digest thread stopped"}`);
+    const ranges = new Float64Array(lower.ranges.length + upper.ranges.length);
+    ranges.set(lower.ranges);
+    ranges.set(upper.ranges, lower.ranges.length);
+    return { reportRanges: ranges, reportDigests: Buffer.concat([lower.digests, Buffer.from(upper.digests.buffer, upper.digests.byteOffset, upper.digests.byteLength)]) };
+  } finally {
+    port1.close();
+    void worker.terminate();
+  }
+}
+
+/** One row of `table` as text: its key, then each contract column, quoted (type included: 5 is not '5'). */
+function quoteRow(table: string, key: string): string {
+  return [`quote(${key})`, ...SNAPSHOT_CONTRACT[table]!.map((c) => `quote(${c})`)].join(" || ',' || ");
+}
+
+/**
+ * How two digests differ: the tables whose rows differ, and the report ranges that differ or
+ * exist in one only, against all the ranges either has.
+ */
+export function compareDigests(before: SnapshotDigest, after: SnapshotDigest): { tables: string[]; changedRanges: number; ranges: number } {
+  const tables = Object.keys({ ...before.tables, ...after.tables }).filter((t) => before.tables[t] !== after.tables[t]);
+  let i = 0;
+  let j = 0;
+  let changed = 0;
+  let all = 0;
+  const a = before.reportRanges;
+  const b = after.reportRanges;
+  while (i < a.length || j < b.length) {
+    all++;
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) {
+      changed++;
+      i++;
+    } else if (i >= a.length || b[j]! < a[i]!) {
+      changed++;
+      j++;
+    } else {
+      const same = before.reportDigests.compare(after.reportDigests, j * RANGE_DIGEST_BYTES, (j + 1) * RANGE_DIGEST_BYTES, i * RANGE_DIGEST_BYTES, (i + 1) * RANGE_DIGEST_BYTES) === 0;
+      if (!same) changed++;
+      i++;
+      j++;
+    }
+  }
+  return { tables, changedRanges: changed, ranges: all };
+}
