@@ -1,0 +1,167 @@
+/**
+ * The incremental build benchmark (README "Incremental builds"): at --scale usernames, a full
+ * build of a sample, then builds of the snapshots that follow it, each made incrementally onto
+ * the one before (as an operator publishes), every figure beside the full build of the same run:
+ *
+ * - nothing changed: the same rows in a fresh export (VACUUM INTO): the digests say so, nothing is built;
+ * - appends only (one more report for 1 % of usernames): the first incremental build, which has
+ *   no previous build's folder to bring up to date yet, so it links every unchanged file into a new one;
+ * - a day of changes: as_of a day later, one more report within that day for 1 % of usernames,
+ *   0.05 % of reports deleted and 0.01 % moved to another category, a company renamed, one moved
+ *   to another category and one added with reports, a detection rule changed — and the same
+ *   snapshot built with --full, whose manifest (every file's SHA-256) and build id must be equal;
+ * - 0.1 %, 10 % and 50 % of usernames with one more report each, each onto the one before;
+ * - every report's username changed (another data set): a full build by itself.
+ *
+ * Each build runs as `npm run build` would, in its own process (seconds and peak RSS).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import type { BenchRow } from "./build.ts";
+import { runBuildChild, settleDisk } from "./build.ts";
+
+interface Step {
+  name: string;
+  /** SQL applied to a copy of the previous step's snapshot; null: a fresh export of it, unchanged. */
+  sql: string | null;
+  /** Also build it with --full in another folder, and compare. */
+  compare?: boolean;
+  /** Not a row of its own (it only sets up the next step). */
+  setup?: boolean;
+}
+
+/** One more report for the usernames whose first report id is in `share` (a fraction) of them, within as_of's day. */
+const moreReports = (share: number, tag: string) => `
+  INSERT INTO reports (username, category, company_id, person_id, reporter, confidence, created_at)
+  SELECT username, category, company_id, NULL, '${tag}-' || id, 60,
+         strftime('%Y-%m-%dT%H:%M:%SZ', (SELECT value FROM meta WHERE key = 'as_of'), '-' || (id % 9) || ' hours')
+  FROM reports WHERE id IN (SELECT min(id) FROM reports WHERE username IS NOT NULL GROUP BY username)
+    AND (id * 2654435761) % 100000 < ${Math.round(share * 100_000)};`;
+
+const DAY_OF_CHANGES = `
+  UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '+1 day') WHERE key = 'as_of';
+  ${moreReports(0.01, "day")}
+  DELETE FROM reports WHERE (id * 40503) % 10000 < 5;
+  UPDATE reports SET category = CASE category WHEN 'crypto' THEN 'gambling' ELSE 'crypto' END WHERE (id * 7919) % 10000 = 17;
+  UPDATE companies SET name = name || ' Group' WHERE id = (SELECT min(id) + 5 FROM companies);
+  UPDATE companies SET category = CASE category WHEN 'gambling' THEN 'crypto' ELSE 'gambling' END WHERE id = (SELECT min(id) + 6 FROM companies);
+  INSERT INTO companies (id, name, slug, category, website, created_at)
+    SELECT max(id) + 1, 'Day One Partners', 'day-one-partners', 'affiliate', 'https://day-one.example', (SELECT value FROM meta WHERE key = 'as_of') FROM companies;
+  INSERT INTO reports (username, category, company_id, person_id, reporter, confidence, created_at)
+    SELECT username, 'affiliate', (SELECT max(id) FROM companies), NULL, 'new-co-' || id, 70, (SELECT value FROM meta WHERE key = 'as_of')
+    FROM reports WHERE (id * 31) % 20000 = 3 AND username IS NOT NULL;
+  UPDATE detection_rules SET weight = weight + 0.25 WHERE id = (SELECT min(id) FROM detection_rules);`;
+
+const STEPS: Step[] = [
+  { name: "nothing changed (a fresh export of the same rows)", sql: null },
+  // There is no previous build's folder yet: this one links every unchanged file into a new one.
+  { name: "appends only: one more report for 1 % of usernames (first incremental build: a new folder, unchanged files linked)", sql: moreReports(0.01, "append") },
+  { name: "a day of changes", sql: DAY_OF_CHANGES, compare: true },
+  { name: "0.1 % of usernames changed", sql: moreReports(0.001, "p01") },
+  { name: "10 % of usernames changed", sql: moreReports(0.1, "p10") },
+  { name: "50 % of usernames changed", sql: moreReports(0.5, "p50") },
+  { name: "every report's username changed (another data set)", sql: "UPDATE reports SET username = username || '_2' WHERE username IS NOT NULL;" },
+];
+
+export async function runIncrementalBench(options: { scale: number; workDir: string; reuseSample: boolean }): Promise<BenchRow[]> {
+  const { scale, workDir } = options;
+  mkdirSync(workDir, { recursive: true });
+  const fmt = (n: number, digits = 1) => n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  const sample = join(workDir, `sample-${scale}.sqlite`);
+  if (!options.reuseSample || !existsSync(sample)) {
+    const made = spawnSync(process.execPath, ["--import", "tsx", "cli/sample.ts", "--scale", String(scale), "--out", sample], { stdio: "inherit" });
+    if (made.status !== 0) throw new Error("making the sample failed");
+  }
+  const inc = join(workDir, "inc", "dist");
+  const full = join(workDir, "full", "dist");
+  for (const dir of [join(workDir, "inc"), join(workDir, "full")]) rmSync(dir, { recursive: true, force: true });
+  settleDisk();
+
+  const rows: BenchRow[] = [];
+  const first = await runBuildChild(["--db", sample, "--out", inc], join(workDir, "stats.json"));
+  const fullSeconds = first.seconds;
+  const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 0)} MiB`;
+  rows.push(
+    { metric: "full build (the baseline of every row)", value: `${fmt(fullSeconds)} s`, baseline: "", ratio: "", target: "" },
+    { metric: "  its peak RSS", value: mib(first.maxRssBytes), baseline: "", ratio: "", target: "" },
+    { metric: "  its files", value: fmt(readSummary(inc).files, 0), baseline: "", ratio: "", target: "" },
+    { metric: "  where the time went", value: describeTimings(readSummary(inc).timings), baseline: "", ratio: "", target: "" },
+  );
+  let previous = sample;
+  for (const [i, step] of STEPS.entries()) {
+    const db = join(workDir, `step-${i}.sqlite`);
+    makeSnapshot(previous, db, step.sql);
+    previous = db;
+    settleDisk();
+    const run = await runBuildChild(["--db", db, "--out", inc, "--reader-grace", "0"], join(workDir, "stats.json"));
+    const summary = readSummary(inc);
+    const mode = summary.mode;
+    const what =
+      mode.mode === "incremental"
+        ? `${fmt(mode.written, 0)} written, ${fmt(mode.kept, 0)} kept, ${fmt(mode.deleted, 0)} deleted; ${Object.entries(mode.changed).map(([k, n]) => `${fmt(n, 0)} ${k}`).join(", ")} changed`
+        : mode.mode === "unchanged"
+          ? `nothing built: ${fmt(mode.kept, 0)} kept`
+          : `full: ${mode.reason}`;
+    const target = step.name.startsWith("a day") ? "≤ 10 %" : step.name.startsWith("nothing changed") ? "≤ 5 %" : "";
+    rows.push(
+      { metric: step.name, value: `${fmt(run.seconds)} s`, baseline: `${fmt(fullSeconds)} s full`, ratio: `${fmt((run.seconds / fullSeconds) * 100, 1)} %`, target },
+      { metric: "  files", value: what, baseline: "", ratio: "", target: "" },
+      { metric: "  where the time went", value: describeTimings(summary.timings), baseline: "", ratio: "", target: "" },
+      { metric: "  peak RSS", value: mib(run.maxRssBytes), baseline: `${mib(first.maxRssBytes)} full`, ratio: `${fmt(run.maxRssBytes / first.maxRssBytes, 2)}×`, target: "" },
+    );
+    if (step.compare) {
+      settleDisk();
+      const again = await runBuildChild(["--db", db, "--out", full, "--full"], join(workDir, "stats.json"));
+      const same = readFileSync(join(inc, "manifest.json")).equals(readFileSync(join(full, "manifest.json")));
+      const sameId = readSummary(inc).buildId === readSummary(full).buildId;
+      rows.push(
+        { metric: "  the same snapshot with --full", value: `${fmt(again.seconds)} s`, baseline: "", ratio: `${fmt((run.seconds / again.seconds) * 100, 1)} %`, target: "≤ 10 %" },
+        { metric: "  the two trees", value: same && sameId ? "identical manifests (every file's SHA-256) and build id" : "DIFFERENT", baseline: "", ratio: "", target: "identical" },
+      );
+      rmSync(join(workDir, "full"), { recursive: true, force: true });
+    }
+  }
+  const du = spawnSync("du", ["-sm", join(workDir, "inc", ".dist-builds")], { encoding: "utf8" });
+  rows.push({ metric: "disk of the kept build folders (current and previous; hard links counted once)", value: `${du.stdout.split("\t")[0]} MiB`, baseline: "", ratio: "", target: "" });
+  rows.push({ metric: "build state beside them (.dist-builds/state.json)", value: `${fmt(readFileSync(join(workDir, "inc", ".dist-builds", "state.json")).byteLength / 1024, 0)} KiB`, baseline: "", ratio: "", target: "" });
+  for (let i = 0; i < STEPS.length; i++) rmSync(join(workDir, `step-${i}.sqlite`), { force: true });
+  return rows;
+}
+
+/** A snapshot of `from` with `sql` applied, written as a fresh export (VACUUM INTO: new pages, as an operator's export makes). */
+function makeSnapshot(from: string, to: string, sql: string | null): void {
+  rmSync(to, { force: true });
+  const db = new Database(from, { readonly: sql === null });
+  try {
+    if (sql === null) {
+      db.prepare("VACUUM INTO ?").run(to);
+      return;
+    }
+  } finally {
+    db.close();
+  }
+  // A copy with the change, then exported: the change runs on the copy, never on `from`.
+  const source = new Database(from, { readonly: true });
+  source.prepare("VACUUM INTO ?").run(to);
+  source.close();
+  const copy = new Database(to);
+  try {
+    copy.exec(`BEGIN; ${sql} COMMIT;`);
+    copy.exec("VACUUM");
+  } finally {
+    copy.close();
+  }
+}
+
+function readSummary(dist: string): { files: number; buildId: string; timings: Record<string, number>; mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number> } } {
+  return JSON.parse(readFileSync(join(dist, "..", ".dist-builds", "last-build.json"), "utf8"));
+}
+
+
+/** The largest steps of a build (digest, model, the emitters), in seconds. */
+function describeTimings(timings: Record<string, number>): string {
+  const top = Object.entries(timings).sort(([, a], [, b]) => b - a).slice(0, 5);
+  return top.map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`).join(", ");
+}
