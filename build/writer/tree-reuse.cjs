@@ -23,23 +23,27 @@ const HASH_START = ',"sha256":"';
 
 /**
  * Every path of a build folder's manifest (written by file-sink.cjs, one file a line), with
- * `visit(path, size, hashHex)` for each. Paths are checked ASCII words (output.ts), so no line
- * needs JSON parsing.
- * @param {string} text
+ * `visit(path, size, hash)` for each. Paths are checked ASCII words (output.ts), so no line needs
+ * JSON parsing. Read from bytes, not from one string: a path sliced from a 150 MB string would
+ * keep all of it alive for as long as the index holds the path.
+ * @param {Buffer} text
  * @param {(path: string, size: number, hashHex: string) => void} visit
  */
 function readManifestEntries(text, visit) {
+  const pathStart = Buffer.from(PATH_START);
+  const sizeStart = Buffer.from(SIZE_START);
+  const hashStart = Buffer.from(HASH_START);
   for (let at = 0; at < text.length; ) {
-    let end = text.indexOf("\n", at);
+    let end = text.indexOf(10, at);
     if (end < 0) end = text.length;
-    if (text.startsWith(PATH_START, at)) {
-      const pathEnd = text.indexOf(SIZE_START, at);
-      const hashAt = text.indexOf(HASH_START, pathEnd);
+    if (text.compare(pathStart, 0, pathStart.length, at, at + pathStart.length) === 0) {
+      const pathEnd = text.indexOf(sizeStart, at);
+      const hashAt = text.indexOf(hashStart, pathEnd);
       if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw new Error(`unreadable manifest line at byte ${at}`);
-      const size = Number(text.slice(pathEnd + SIZE_START.length, hashAt));
-      const hash = text.slice(hashAt + HASH_START.length, hashAt + HASH_START.length + 2 * HASH_BYTES);
-      if (!Number.isInteger(size) || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`unreadable manifest line at byte ${at}`);
-      visit(text.slice(at + PATH_START.length, pathEnd), size, hash);
+      const size = Number(text.toString("latin1", pathEnd + sizeStart.length, hashAt));
+      const hex = text.toString("latin1", hashAt + hashStart.length, hashAt + hashStart.length + 2 * HASH_BYTES);
+      if (!Number.isInteger(size) || !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`unreadable manifest line at byte ${at}`);
+      visit(text.toString("latin1", at + pathStart.length, pathEnd), size, hex);
     }
     at = end + 1;
   }
@@ -71,15 +75,15 @@ class Side {
 
 class TreeReuse {
   /**
-   * @param {{ root: string; baseManifest: string | null; current: string | null; watch: Record<string, string> }} options
+   * @param {{ root: string; baseManifest: Buffer | null; current: string | null; watch: Record<string, string> }} options
    *   `root`: the folder being brought up to date; `baseManifest`: the text of its manifest (null when it starts empty);
    *   `current`: the published build folder whose files may be linked; `watch`: prefixes whose changes are counted by name
    */
   constructor({ root, baseManifest, current, watch }) {
     this.root = root;
     this.current = current;
-    const currentManifest = current === null ? "" : readFileSync(`${current}/manifest.json`, "latin1");
-    const capacity = countLines(baseManifest ?? "") + countLines(currentManifest) + 1;
+    const currentManifest = current === null ? Buffer.alloc(0) : readFileSync(`${current}/manifest.json`);
+    const capacity = countLines(baseManifest ?? Buffer.alloc(0)) + countLines(currentManifest) + 1;
     /** @type {Map<string, number>} */
     this.slots = new Map();
     /** @type {string[]} */
@@ -100,7 +104,7 @@ class TreeReuse {
     this.fill(this.now, currentManifest);
   }
 
-  /** @param {Side} side @param {string} text */
+  /** @param {Side} side @param {Buffer} text */
   fill(side, text) {
     readManifestEntries(text, (path, size, hash) => {
       const slot = this.slotOf(path);
@@ -281,10 +285,10 @@ class TreeReuse {
   }
 }
 
-/** @param {string} text */
+/** @param {Buffer} text */
 function countLines(text) {
   let lines = 0;
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
+  for (let at = text.indexOf(10); at >= 0; at = text.indexOf(10, at + 1)) lines++;
   return lines;
 }
 

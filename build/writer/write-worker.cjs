@@ -82,7 +82,7 @@ try {
   if (reuseSpec) {
     // The base's manifest is read before the new one takes its name (unlinked: it may be a link).
     const manifestPath = join(root, MANIFEST_PATH);
-    const baseManifest = reuseSpec.hasBase ? readFileSync(manifestPath, "latin1") : null;
+    const baseManifest = reuseSpec.hasBase ? readFileSync(manifestPath) : null;
     reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch });
     unlinkIfThere(manifestPath);
   }
