@@ -25,8 +25,13 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Node's `--require` before the script (test/helpers/inject-enospc.cjs). */
   preload?: string;
-  /** Run as this user and group (a root test dropping the privilege that reads every file). */
-  user?: { uid: number; gid: number };
+  /**
+   * Run as root without the capabilities that let root read any file (util-linux's `setpriv`
+   * drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH), so that file modes apply to it as to any
+   * user. Unlike running as another user, it still reads the checkout wherever it sits, even in a
+   * folder only its owner may enter.
+   */
+  withoutReadOverride?: boolean;
   /** Kill it (SIGKILL) after this long: a command that hangs must fail its test, not outlive it. */
   timeoutMs?: number;
 }
@@ -34,7 +39,10 @@ export interface RunOptions {
 /** Runs `script` (relative to the project) to its end. */
 export async function runScript(script: string, args: string[], options: RunOptions): Promise<CommandResult> {
   const node = [...(options.preload ? ["--require", options.preload] : []), "--import", TSX, join(ROOT, script), ...args];
-  const child = spawn(process.execPath, node, { cwd: options.cwd, env: getCommandEnv(options.env), stdio: ["ignore", "pipe", "pipe"], ...options.user, timeout: options.timeoutMs, killSignal: "SIGKILL" });
+  const [command, argv] = options.withoutReadOverride
+    ? ["setpriv", ["--bounding-set", "-dac_override,-dac_read_search", process.execPath, ...node]]
+    : [process.execPath, node];
+  const child = spawn(command, argv, { cwd: options.cwd, env: getCommandEnv(options.env), stdio: ["ignore", "pipe", "pipe"], timeout: options.timeoutMs, killSignal: "SIGKILL" });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
