@@ -252,14 +252,20 @@ describe("what it does not trust", () => {
 });
 
 describe("a build that fails or is killed half-way", () => {
-  it("fails: the published build is untouched, and the next build is still right", () => {
-    const out = join(dir, "failing", "dist");
-    buildInto(out, base);
-    const changed = join(dir, "failing-1.sqlite");
-    applyEdit(base, changed, findEdit("reports added for existing usernames"));
+  /** `first`, then `first` changed by `edit`, built into `label/dist`: the previous build's folder is there to be taken. */
+  function publishTwo(label: string, first: string, edit: string) {
+    const out = join(dir, label, "dist");
+    buildInto(out, first);
+    const changed = join(dir, `${label}-1.sqlite`);
+    applyEdit(first, changed, findEdit(edit));
     buildInto(out, changed);
     const published = readlinkSync(out);
     const before = readTree(join(out, "..", published));
+    return { out, published, before };
+  }
+
+  it("fails: the published build is untouched, and the next build is still right", () => {
+    const { out, published, before } = publishTwo("failing", base, "reports added for existing usernames");
     const failing = EMITTERS.map((e) => (e.name === "dump" ? { ...e, emit: () => { throw new Error("boom"); } } : e));
     expect(() => buildDist({ db: base, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, emitters: failing })).toThrow(/boom/);
     expect(readlinkSync(out)).toBe(published);
@@ -270,15 +276,9 @@ describe("a build that fails or is killed half-way", () => {
   });
 
   it("is killed: the published build is untouched, and the next build is still right", async () => {
-    const out = join(dir, "killed", "dist");
     const big = join(dir, "killed.sqlite");
     generateSample({ scale: 3000, seed: "killed", out: big, asOf: "2026-03-11T10:00:00Z" });
-    buildInto(out, big);
-    const changed = join(dir, "killed-1.sqlite");
-    applyEdit(big, changed, findEdit("as_of a day later"));
-    buildInto(out, changed);
-    const published = readlinkSync(out);
-    const before = readTree(join(out, "..", published));
+    const { out, published, before } = publishTwo("killed", big, "as_of a day later");
     const builds = join(out, "..", ".dist-builds");
     const child = spawn(process.execPath, ["--import", "tsx", "cli/build.ts", "--db", big, "--out", out, "--base-url", BASE_URL, "--reader-grace", "0"], { stdio: "ignore" });
     // Killed once it has taken the previous folder to bring it up to date.
