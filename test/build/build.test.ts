@@ -58,7 +58,8 @@ describe("the build", () => {
     } finally {
       again.cleanup();
     }
-  });
+    // Two builds and a byte comparison: seconds on a quiet disk, several times that on a slow one.
+  }, 120_000);
 
   it("lists every file in the manifest with its size and SHA-256, and nothing else", () => {
     const root = fixture.summary.buildDir;

@@ -122,7 +122,7 @@ describe("a change larger than a full build costs", () => {
     const after = buildInto(out, next);
     expect(after.mode.mode).toBe("incremental");
     expectSameAsFull(after, next);
-  });
+  }, 120_000);
 });
 
 describe("what it counts", () => {
@@ -163,7 +163,8 @@ describe("random sequences of changes", () => {
       }),
       { numRuns: 4, seed: 22 },
     );
-  });
+    // About 30 s on a quiet machine: the time limit follows the work, with room for a slow disk.
+  }, 240_000);
 });
 
 describe("what it does not trust", () => {
@@ -302,5 +303,5 @@ describe("a build that fails or is killed half-way", () => {
     expect(summary.mode.mode).toBe("incremental");
     expectSameAsFull(summary, big, { onDisk: true });
     expect(existsSync(join(builds, `staging-build-${child.pid}`))).toBe(false);
-  });
+  }, 120_000);
 });
