@@ -13,7 +13,7 @@ import { CATEGORIES } from "../../core/categories.ts";
 import { escapeMarkup } from "../../core/escape.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { expectedCard, expectedCompanies, expectedNewestUsernames } from "../helpers/expected.ts";
-import { FIXTURE_SQL, BASE_URL, buildFixture, createSnapshot, makeTempDir, type BuiltFixture } from "../helpers/fixture.ts";
+import { FIXTURE_SQL, BASE_URL, buildFixture, withSnapshot, type BuiltFixture } from "../helpers/fixture.ts";
 
 /**
  * Hostile text where the feeds put it: a source with markup, a literal "&amp;", a CDATA end and
@@ -223,7 +223,7 @@ describe("feed content", () => {
     }
     const sql = `${FIXTURE_SQL}\nINSERT INTO companies (id, name, slug, category, website, created_at) VALUES ${companies.join(",")};
       INSERT INTO reports (id, username, category, company_id, person_id, reporter, confidence, created_at) VALUES ${rows.join(",")};`;
-    const files = buildInMemory({ db: createSnapshot(makeTempDir("feeds-cap"), sql), baseUrl: BASE_URL }).files;
+    const files = withSnapshot("feeds-cap", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }).files);
     const items: any[] = parseXml(files.get("rss/category/adult.rss")!.toString()).rss.channel.item;
     expect(items.filter((i) => i.link.includes("/api/check/")).length).toBe(50);
     expect(items.filter((i) => i.link.includes("/company/")).length).toBe(20);
