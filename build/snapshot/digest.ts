@@ -35,7 +35,7 @@ export function readSnapshotDigest(db: Snapshot): SnapshotDigest {
   for (const table of Object.keys(SNAPSHOT_CONTRACT)) {
     if (table === "reports") continue;
     const hash = createHash("sha256");
-    for (const text of db.prepare(`SELECT ${quoteRow(table, "rowid")} FROM ${table} ORDER BY rowid`).pluck().iterate() as Iterable<string>) hash.update(text).update("\n");
+    for (const text of db.prepare(selectRows(db, table)).pluck().iterate() as Iterable<string>) hash.update(text).update("\n");
     tables[table] = hash.digest("hex");
   }
   const { reportRanges, reportDigests } = digestReports(db);
@@ -75,9 +75,24 @@ function digestReports(db: Snapshot): { reportRanges: Float64Array; reportDigest
   }
 }
 
-/** One row of `table` as text: its key, then each contract column, quoted (type included: 5 is not '5'). */
-function quoteRow(table: string, key: string): string {
-  return [`quote(${key})`, ...SNAPSHOT_CONTRACT[table]!.map((c) => `quote(${c})`)].join(" || ',' || ");
+/**
+ * Every row of `table` as text, in the order the build reads it: rowid order, with the rowid, for
+ * a table that has one; a table without (WITHOUT ROWID, or a view an export put in its place) is
+ * read in an order its rows decide, so they are taken in the order of their columns.
+ */
+function selectRows(db: Snapshot, table: string): string {
+  const columns = SNAPSHOT_CONTRACT[table]!;
+  const row = (key: string[]) => [...key, ...columns].map((c) => `quote(${c})`).join(" || ',' || ");
+  return hasRowid(db, table) ? `SELECT ${row(["rowid"])} FROM ${table} ORDER BY rowid` : `SELECT ${row([])} FROM ${table} ORDER BY ${columns.join(", ")}`;
+}
+
+function hasRowid(db: Snapshot, table: string): boolean {
+  try {
+    db.prepare(`SELECT rowid FROM ${table} LIMIT 0`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

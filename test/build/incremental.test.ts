@@ -7,12 +7,13 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist, buildInMemory, type BuildSummary } from "../../build/build.ts";
 import { EMITTERS } from "../../build/emitters/index.ts";
 import { generateSample } from "../../data/sample/generate.ts";
-import { BASE_URL, makeTempDir } from "../helpers/fixture.ts";
+import { BASE_URL, FIXTURE_SQL, makeTempDir } from "../helpers/fixture.ts";
 import { applyEdit, findEdit, SNAPSHOT_EDITS, type SnapshotEdit } from "../helpers/snapshot-edits.ts";
 
 /** Every file of a build folder by path, as its SHA-256 (hard links and all: bytes are what count). */
@@ -123,6 +124,20 @@ describe("a change larger than a full build costs", () => {
     expect(after.mode.mode).toBe("incremental");
     expectSameAsFull(after, next);
   }, 120_000);
+});
+
+describe("a snapshot whose meta table has no rowid (WITHOUT ROWID, as some exports make it)", () => {
+  it("builds, and a build of the same rows is 'nothing changed'", () => {
+    const path = join(dir, "without-rowid.sqlite");
+    const db = new Database(path);
+    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+    db.exec(readFileSync(new URL("../../data/schema.sql", import.meta.url), "utf8"));
+    db.exec(FIXTURE_SQL);
+    db.close();
+    const out = join(dir, "without-rowid", "dist");
+    expect(buildInto(out, path).mode).toEqual({ mode: "full", reason: "no earlier build" });
+    expect(buildInto(out, path).mode).toMatchObject({ mode: "unchanged" });
+  });
 });
 
 describe("what it counts", () => {
