@@ -1,5 +1,5 @@
 /**
- * The incremental build benchmark (README "Incremental builds"): at --scale usernames, a full
+ * The incremental build benchmark (docs/incremental-builds.md): at --scale usernames, a full
  * build of a sample, then builds of the snapshots that follow it, each made incrementally onto
  * the one before (as an operator publishes), every figure beside the full build of the same run:
  *

@@ -1,6 +1,6 @@
 /**
  * What an incremental build keeps between builds, and how it decides whether it may build
- * incrementally at all (README "Incremental builds"). The state is one small file beside the
+ * incrementally at all (docs/incremental-builds.md). The state is one small file beside the
  * build folders, `.dist-builds/state.json`, never published: for each build folder kept, the
  * build id it holds, the code fingerprint that made it (code-fingerprint.ts) and the options
  * that shaped it. Nothing in it is trusted unchecked: a folder's manifest must hash to its id

@@ -73,7 +73,7 @@ export interface BuildSummary {
   warnings: string[];
   /** What the operator should know about this snapshot's output, though it built (an empty fingerprint library). */
   notices: string[];
-  /** Full or incremental, and why or what changed (README "Incremental builds"). */
+  /** Full or incremental, and why or what changed (docs/incremental-builds.md). */
   mode: BuildMode;
 }
 

@@ -11,7 +11,7 @@ import { readState, type BuildPlan, type KeptTree, type StoredSummary } from "./
 import { keepAs, type BuildsLayout } from "./publish.ts";
 import type { ReuseStats } from "./writer/protocol.ts";
 
-/** Files whose changes the build's last line counts by name (README "Incremental builds"). */
+/** Files whose changes the build's last line counts by name (docs/incremental-builds.md). */
 export const WATCHED_CHANGES = {
   usernames: getRouteFilePrefix("checkUsername"),
   companies: getRouteFilePrefix("getCompany"),

@@ -46,7 +46,7 @@ function describeBuild(summary: BuildSummary, out: string, milliseconds: number)
   ];
 }
 
-/** The last line: which kind of build it was, and why or what it redid (README "Incremental builds"). */
+/** The last line: which kind of build it was, and why or what it redid (docs/incremental-builds.md). */
 export function describeMode(mode: BuildSummary["mode"]): string {
   if (mode.mode === "full") return `full: ${mode.reason}`;
   if (mode.mode === "unchanged") return `incremental: nothing changed (the snapshot holds the same rows as the current build's); 0 files written, ${formatCount(mode.kept)} kept`;

@@ -25,7 +25,7 @@ const STOP_WAIT_MS = 10_000;
 
 /**
  * A writer into `root`: an empty folder, or with `reuse`, a folder that holds an older build to
- * bring up to date in place (README "Incremental builds"; tree-reuse.cjs).
+ * bring up to date in place (docs/incremental-builds.md; tree-reuse.cjs).
  */
 export function createDiskWriter(root: string, reuse?: ReuseSpec): DiskWriter {
   return new ThreadedDiskWriter(root, reuse);

@@ -2,7 +2,7 @@
 "use strict";
 // An incremental build does not write a new tree: it brings an older build folder (the "base",
 // normally the build before the current one) up to date in place, so that what it costs follows
-// what changed, not the size of the build (README "Incremental builds"). For each file the build
+// what changed, not the size of the build (docs/incremental-builds.md). For each file the build
 // makes, the writer thread asks this module what the base folder already holds:
 //
 // - the same bytes at the same path (by SHA-256, from the base's manifest): nothing to do, and
