@@ -11,12 +11,13 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { MANIFEST_PATH } from "./writer/index.ts";
+import { readManifestBuild } from "./changes/build-id.ts";
 import { getCurrentBuild, type BuildsLayout } from "./publish.ts";
 import { compareDigests, type SnapshotDigest } from "./snapshot/digest.ts";
 
 const STATE_FILE = "state.json";
 /** Bumped whenever what the state says, or what a build folder holds, changes meaning. */
-const STATE_FORMAT = 1;
+const STATE_FORMAT = 2;
 /**
  * Past this share of the report id ranges changed (a snapshot of another data set, say), a build
  * is full: bringing a folder up to date would delete nearly every old file besides writing every
@@ -34,8 +35,10 @@ export interface ShapingOptions {
 }
 
 export interface KeptTree {
-  /** The build id the folder holds (the first 16 hex digits of its manifest's SHA-256). */
+  /** The build id the folder holds (build/changes/build-id.ts). */
   id: string;
+  /** The SHA-256 of its whole manifest, checked before a file of the folder is reused (empty: unknown). */
+  manifest: string;
   code: string;
   options: ShapingOptions;
   /** The current build's: the digests of the snapshot it was built from (snapshot/digest.ts), base64 where binary. */
@@ -98,7 +101,7 @@ export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full
   if (current.code !== code) return { mode: "full", reason: "the code changed" };
   if (current.options.baseUrl !== options.baseUrl) return { mode: "full", reason: "the base URL changed (--base-url)" };
   if (current.options.listPages !== options.listPages) return { mode: "full", reason: "the spammer list pages changed (--list-pages)" };
-  if (!hasManifestOf(currentDir, current.id)) return { mode: "full", reason: `its state is unreadable (the manifest of ${basename(currentDir)} does not match its id)` };
+  if (!hasManifestOf(currentDir, current)) return { mode: "full", reason: `its state is unreadable (the manifest of ${basename(currentDir)} does not match its id)` };
   const before = current.snapshot ? decodeDigest(current.snapshot) : null;
   if (before) {
     const { tables, changedRanges, ranges } = compareDigests(before, digest);
@@ -119,15 +122,15 @@ function findBase(layout: BuildsLayout, state: BuildStateFile, currentDir: strin
   for (const [name, tree] of Object.entries(state.trees)) {
     const dir = join(layout.buildsDir, name);
     if (dir === currentDir || tree.code !== code) continue;
-    if (hasManifestOf(dir, tree.id)) return { dir, id: tree.id };
+    if (hasManifestOf(dir, tree)) return { dir, id: tree.id };
   }
   return null;
 }
 
-/** Whether `dir` holds a manifest whose hash is `id` (what build.ts names a build by). */
-function hasManifestOf(dir: string, id: string): boolean {
+/** Whether `dir` holds the manifest the state recorded for it, whole, and of the build id it says. */
+function hasManifestOf(dir: string, { id, manifest }: KeptTree): boolean {
   try {
-    return createHash("sha256").update(readFileSync(join(dir, MANIFEST_PATH))).digest("hex").slice(0, 16) === id;
+    return manifest !== "" && createHash("sha256").update(readFileSync(join(dir, MANIFEST_PATH))).digest("hex") === manifest && readManifestBuild(dir)?.id === id;
   } catch {
     return false;
   }
@@ -147,7 +150,7 @@ export function readState(layout: BuildsLayout): BuildStateFile | string | null 
     if (state?.format !== STATE_FORMAT) return `format ${JSON.stringify(state?.format)}, not ${STATE_FORMAT}`;
     if (typeof state.trees !== "object" || state.trees === null || typeof state.publishedAt !== "number") return "not a build state";
     for (const tree of Object.values(state.trees)) {
-      if (typeof tree?.id !== "string" || typeof tree.code !== "string" || typeof tree.options?.baseUrl !== "string" || typeof tree.options.listPages !== "number") {
+      if (typeof tree?.id !== "string" || typeof tree.manifest !== "string" || typeof tree.code !== "string" || typeof tree.options?.baseUrl !== "string" || typeof tree.options.listPages !== "number") {
         return "not a build state";
       }
     }

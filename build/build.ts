@@ -7,7 +7,11 @@ import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { formatInstant } from "../core/time.ts";
 import { createUrls } from "../core/urls.ts";
 import type { EmitContext } from "./context.ts";
-import { EMITTERS, type Emitter } from "./emitters/index.ts";
+import { CHANGES_WRITES, EMITTERS, type Emitter } from "./emitters/index.ts";
+import { emitChanges } from "./emitters/changes.ts";
+import { getPublishedDumps } from "./emitters/dump.ts";
+import { toBuildField } from "./changes/build-id.ts";
+import { readPreviousPublish, type PreviousPublish } from "./changes/history.ts";
 import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
 import { withContext } from "./errors.ts";
@@ -20,7 +24,7 @@ import { encodeDigest, planBuild, writeState, type BuildPlan, type KeptTree } fr
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
 import { readSnapshotDigest } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
-import { createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
+import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
@@ -43,6 +47,8 @@ export interface BuildOptions {
   readerGraceSeconds?: number;
   /** The emitters to run (tests replace them to make a build fail half-way). */
   emitters?: Emitter[];
+  /** How long each publish's change files are kept (`--changes-keep`, `--changes-days`). */
+  changeRetention?: ChangeRetention;
 }
 
 export interface BuildSummary {
@@ -100,6 +106,7 @@ export type BuildMode =
  */
 export function buildDist(options: BuildOptions): BuildSummary {
   const started = performance.now();
+  // Read before anything else: an incremental build brings another folder up to date, never this one.
   const db = openSnapshot(options.db);
   const layout = getBuildsLayout(options.out);
   let staging: string | null = null;
@@ -110,11 +117,12 @@ export function buildDist(options: BuildOptions): BuildSummary {
   let plan: BuildPlan;
   try {
     sweepAbandoned(layout);
+    const previousPublish = withContext("reading the previous publish's change feed", () => readPreviousPublish(getCurrentBuild(layout)));
     const digest = withContext("reading the snapshot's digests", () => readSnapshotDigest(db));
     const digested = performance.now();
     // Emitters other than the build's own (tests make builds fail so) are other code.
     const code = getCodeFingerprint(db) + (options.emitters && options.emitters !== EMITTERS ? "+other-emitters" : "");
-    made = { id: "", code, options: shaping, snapshot: encodeDigest(digest) };
+    made = { id: "", manifest: "", code, options: shaping, snapshot: encodeDigest(digest) };
     plan = planBuild(layout, { ...shaping, full: options.full }, made.code, digest);
     const before = { digest: (digested - started) / 1000, plan: (performance.now() - digested) / 1000 };
     if (plan.mode === "unchanged") return finishUnchanged(layout, plan, before);
@@ -131,10 +139,10 @@ export function buildDist(options: BuildOptions): BuildSummary {
       staging = dir;
       writer = createDiskWriter(dir);
     }
-    const result = runBuild(options, db, writer);
+    const result = runBuild(options, db, writer, previousPublish);
     result.timings = { ...before, ...result.timings };
     const dir = staging;
-    const id = hashContent(readFileSync(join(dir, MANIFEST_PATH))).slice(0, 16);
+    const id = result.buildId;
     const previous = getCurrentBuild(layout);
     published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
@@ -147,7 +155,8 @@ export function buildDist(options: BuildOptions): BuildSummary {
   const { result, id, buildDir, previous } = published;
   const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused) };
   try {
-    const trees = keepTrees(layout, plan, published, { ...made, id, summary: toStoredSummary(summary) });
+    const manifest = hashContent(readFileSync(join(buildDir, MANIFEST_PATH)));
+    const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary) });
     tidyAfterPublish(layout, published.staging, Object.keys(trees).map((name) => join(layout.buildsDir, name)));
     writeState(layout, trees, previous === buildDir && plan.mode === "incremental" ? plan.state.publishedAt : Date.now());
   } catch (error) {
@@ -186,19 +195,24 @@ function writeLastBuild(layout: BuildsLayout, summary: BuildSummary): void {
   }
 }
 
-/** Builds into memory (tests): every file of dist by path, manifest included, and the build's summary. */
-export function buildInMemory(options: Omit<BuildOptions, "out">): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "buildId" | "warnings" | "mode"> } {
+/**
+ * Builds into memory (tests): every file of dist by path, manifest included, and the build's
+ * summary. Its change feed follows the build folder `previousBuild` (none: a first publish).
+ */
+export function buildInMemory(
+  options: Omit<BuildOptions, "out"> & { previousBuild?: string },
+): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "warnings" | "mode"> } {
   const db = openSnapshot(options.db);
   try {
     const writer = new MemoryWriter();
-    const summary = runBuild(options, db, writer);
+    const summary = runBuild(options, db, writer, readPreviousPublish(options.previousBuild ?? null));
     return { files: writer.files, summary };
   } finally {
     db.close();
   }
 }
 
-function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer): Omit<BuildSummary, "buildDir" | "buildId" | "warnings" | "mode"> {
+function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer, previous: PreviousPublish | null): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
   const rssAfter: Record<string, number> = {};
@@ -227,17 +241,31 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
     lap(emitter.name, started);
     if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
   }
-  // 3. The manifest: every file with its hash (and, into a kept folder, the deletions: writer/tree-reuse.cjs).
+  // 3. The build id, of every file the snapshot made; then the change feed, named by it.
+  const sealed = writer.seal();
+  const buildId = sealed.sha256.slice(0, 16);
+  const notices = getNotices(model);
+  const dumps = getPublishedDumps(ctx);
+  if (dumps) {
+    progress.phase("changes");
+    started = performance.now();
+    const input = { build: buildId, previous, retention: options.changeRetention ?? DEFAULT_CHANGE_RETENTION, notices };
+    for (const file of emitChanges(ctx, dumps, input)) writer.write(file);
+    lap("changes", started);
+  }
+  // 4. The manifest: every file with its hash (and, into a kept folder, the deletions: writer/tree-reuse.cjs).
   started = performance.now();
   writer.finish({
     as_of: formatInstant(model.asOfMs),
     base_url: ctx.urls.base,
     counts: getBuildCounts(model),
-    emitters: emitters.map(({ name, writes }) => ({ name, writes })),
+    emitters: [...emitters.map(({ name, writes }) => ({ name, writes })), ...(dumps ? [{ name: "changes", writes: CHANGES_WRITES }] : [])],
+    build: toBuildField({ id: buildId, sealedBytes: sealed.bytes }),
   });
   lap("manifest", started);
   progress.done();
   return {
+    buildId,
     counts: getBuildCounts(model),
     rejected: model.rejections.total,
     rejections: model.rejections.toJSON(),
@@ -247,7 +275,7 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
     rssAfter,
     checkPhase,
     writes: { files: writer.fileCount, seconds: writer.writeSeconds },
-    notices: getNotices(model),
+    notices,
   };
 }
 

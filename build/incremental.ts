@@ -40,14 +40,14 @@ export function keepTrees(
     // A full build does not know what made the previous folder unless the state says so.
     const known = readState(layout);
     const tree = known && typeof known === "object" ? known.trees[basename(previous)] : undefined;
-    trees[basename(previous)] = tree ? withoutSnapshot(tree) : { id: "", code: "", options: made.options };
+    trees[basename(previous)] = tree ? withoutSnapshot(tree) : { id: "", manifest: "", code: "", options: made.options };
   }
   return trees;
 }
 
 /** Only the current build's snapshot is compared with the next one: the others keep their id, code and options. */
-function withoutSnapshot({ id, code, options }: KeptTree): KeptTree {
-  return { id, code, options };
+function withoutSnapshot({ id, manifest, code, options }: KeptTree): KeptTree {
+  return { id, manifest, code, options };
 }
 
 export function toStoredSummary({ counts, rejected, rejections, files, bytes, notices }: BuildSummary): StoredSummary {

@@ -14,6 +14,14 @@ import { BuildError } from "./errors.ts";
 /** Seconds a retired build stays on disk after it stops being the previous one. */
 export const DELETE_GRACE_SECONDS = 30;
 
+/** How long the change files of a publish are kept (`--changes-keep`, `--changes-days`): either rule keeps it. */
+export interface ChangeRetention {
+  publishes: number;
+  days: number;
+}
+
+export const DEFAULT_CHANGE_RETENTION: ChangeRetention = { publishes: 30, days: 35 };
+
 export interface BuildsLayout {
   out: string;
   buildsDir: string;

@@ -4,7 +4,7 @@
  * nothing of its own: it is the sample, build and serve flags together, because it runs those
  * three steps.
  */
-import { DELETE_GRACE_SECONDS } from "../build/publish.ts";
+import { DEFAULT_CHANGE_RETENTION, DELETE_GRACE_SECONDS } from "../build/publish.ts";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { DEFAULT_AS_OF } from "../data/sample/defaults.ts";
 import type { CommandSpec, FlagSpec } from "./flags.ts";
@@ -38,6 +38,20 @@ const BUILD_FLAGS = {
     env: "READER_GRACE",
     default: String(DELETE_GRACE_SECONDS),
     description: "seconds the previous build stays untouched after a publish, for readers still in it, before an incremental build reuses its folder",
+  },
+  "changes-keep": {
+    type: "string",
+    value: "N",
+    env: "CHANGES_KEEP",
+    default: String(DEFAULT_CHANGE_RETENTION.publishes),
+    description: "publishes whose change files (dumps/changes/) are kept, at least; older ones are dropped unless --changes-days keeps them",
+  },
+  "changes-days": {
+    type: "string",
+    value: "D",
+    env: "CHANGES_DAYS",
+    default: String(DEFAULT_CHANGE_RETENTION.days),
+    description: "days before as_of whose publishes' change files are kept, however many",
   },
 } as const satisfies FlagSpec;
 

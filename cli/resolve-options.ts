@@ -15,7 +15,7 @@ import { UsageError, type ReadFlags } from "./flags.ts";
 import { readBaseUrl, readInstant, readInteger, readRedisUrl, requireValue } from "./values.ts";
 
 export type SampleStep = Omit<SampleOptions, "onProgress">;
-export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl" | "listPages" | "full" | "readerGraceSeconds">;
+export type BuildStep = Pick<BuildOptions, "db" | "out" | "baseUrl" | "listPages" | "full" | "readerGraceSeconds" | "changeRetention">;
 
 /** The sample's shape; `out` is the sample command's --out, or the snapshot `npm start` builds. */
 export function resolveSampleOptions(flags: ReadFlags<Pick<typeof SAMPLE.flags, "scale" | "seed" | "as-of">>, out: string): SampleStep {
@@ -34,6 +34,10 @@ export function resolveBuildOptions(flags: ReadFlags<typeof BUILD.flags>): Build
     baseUrl: readBaseUrl(flags.label("base-url"), flags.values["base-url"]),
     ...readBuildMode(flags),
     listPages: readListPages(flags),
+    changeRetention: {
+      publishes: readInteger(flags.label("changes-keep"), flags.values["changes-keep"], 1, 1_000_000),
+      days: readInteger(flags.label("changes-days"), flags.values["changes-days"], 0, 36_500),
+    },
   };
 }
 

@@ -45,6 +45,13 @@ export const sitePaths = {
   /** The index of the dumps: every file by week, with sizes, SHA-256 and rows. */
   dumpIndex: () => path("getDumpIndex"),
   openApi: () => path("getOpenApi"),
+  /** The change feed (docs/change-feed.md): a file of /dumps/changes/ by name (`{build}.csv`), its index, the merged route, its feeds. */
+  changeFile: (name: string) => `${path("getChangeIndex").slice(0, -"index.json".length)}${encodeURIComponent(name)}`,
+  changeIndex: () => path("getChangeIndex"),
+  changes: () => path("listChanges"),
+  changesRss: () => path("getChangesFeedRss"),
+  changesAtom: () => path("getChangesFeedAtom"),
+  changesJsonFeed: () => path("getChangesFeedJson"),
 };
 
 export type SitePath = keyof typeof sitePaths;

@@ -29,6 +29,7 @@ import type { RedisStore } from "./redis-store.ts";
 import { checkMethod, rejectMalformedPath } from "./request-checks.ts";
 import { answerKnown, getKnownAnswer, getKnownKey } from "./known-answers.ts";
 import { setPublicHeaders } from "./respond.ts";
+import { listChanges } from "./routes/changes.ts";
 import { checkUsername, checkUsernames } from "./routes/check.ts";
 import { getChatBadge, getChatStatus } from "./routes/chat.ts";
 import { listCompanies } from "./routes/companies.ts";
@@ -54,6 +55,7 @@ export const HANDLERS: Partial<Record<RouteId, RouteHandler>> = {
   getChatBadge,
   searchLive: searchLiveRoute,
   searchGlobal: searchGlobalRoute,
+  listChanges,
 };
 
 declare module "h3" {

@@ -3,11 +3,12 @@
  * `as_of` (`spammers-2026-W11.csv`) and under a stable name (`spammers-latest.csv`, the same
  * bytes); for every week in which usernames were first reported, those usernames
  * (`spammers-new-2026-W11.csv`, build/dump/new-weeks.ts); a reproducible `.gz` beside each CSV,
- * LICENSE.txt with the credit line, a Frictionless datapackage.json describing every column, and
- * the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
+ * LICENSE.txt with the credit line, and the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
  *
  * The spammer rows are read off the model's spammer table into compressed batches of CSV text
  * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory.
+ * The CSVs stay in the context for the change feed, which writes the Frictionless
+ * datapackage.json describing every column of them and of the change files (changes.ts).
  */
 import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
@@ -15,12 +16,26 @@ import { toJson, type EmitContext } from "../context.ts";
 import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompanyCells } from "../dump/columns.ts";
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
-import { renderDataPackage, type DumpResource } from "../dump/datapackage.ts";
+import type { DumpResource } from "../dump/datapackage.ts";
 import { createDumpIndex, type ListedDump } from "../dump/dump-index.ts";
 import { renderDumpIndexPage } from "../html/dump-index-page.ts";
 import { collectNewWeekDumps } from "../dump/new-weeks.ts";
 import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer/index.ts";
+
+/** The full dumps and their data-package resources, for the change feed made after every other file (changes.ts). */
+export interface PublishedDumps {
+  spammers: ChunkedData;
+  companies: ChunkedData;
+  /** ISO week of as_of, as the data package names it. */
+  week: string;
+  resources: DumpResource[];
+}
+
+const published = new WeakMap<EmitContext, PublishedDumps>();
+
+/** What the dump emitter of this build wrote, once it has (none when a build runs other emitters). */
+export const getPublishedDumps = (ctx: EmitContext): PublishedDumps | undefined => published.get(ctx);
 
 type WrittenResource = DumpResource & { file: ChunkedData & { sha256: string }; gz: ChunkedData & { sha256: string }; rows: number };
 
@@ -33,7 +48,9 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const credit = getCredit(ctx);
 
   const companyRows = new CsvCollector(COMPANY_COLUMNS.map((c) => c.name));
-  for (const company of model.ranked) companyRows.add(toCompanyCells(company, urls));
+  // By id, the primary key, like the spammers by username: a change file is then the linear merge
+  // of two dumps (build/emitters/changes.ts), and two weeks' dumps diff line by line.
+  for (const company of [...model.ranked].sort((a, b) => a.id - b.id)) companyRows.add(toCompanyCells(company, urls));
   const spammerFiles = withContext("joining the spammer dump", () => spammerRows.finish());
   const companyFiles = withContext("joining the company dump", () => companyRows.finish());
 
@@ -52,7 +69,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
     {
       name: "companies",
       title: "Companies with their complaints",
-      description: "Every company of the catalog in the ranking of /api/companies (complaints, then name, then id), with the fields of its card.",
+      description: "Every company of the catalog in id order, with the fields of its card.",
       path: `companies-${week}.csv`,
       file: companyFiles.csv,
       gz: companyFiles.gz,
@@ -90,7 +107,8 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
     });
   }
   yield { path: getRouteFile("getDumpLicense"), data: renderLicenseText(credit) };
-  yield { path: getRouteFile("getDataPackage"), data: renderDataPackage({ credit, asOfMs: model.asOfMs, week, resources: [...resources, ...newResources] }) };
+  // The data package is written with the change files, which it describes too (changes.ts).
+  published.set(ctx, { spammers: spammerFiles.csv, companies: companyFiles.csv, week, resources: [...resources, ...newResources] });
   const index = createDumpIndex({ asOfMs: model.asOfMs, week, credit, urls, dumps: listed });
   yield { path: getRouteFile("getDumpIndexJson"), data: toJson(index) };
   yield { path: getRouteFile("getDumpIndex"), data: renderDumpIndexPage(index, urls) };

@@ -46,7 +46,7 @@ export const EMITTERS: Emitter[] = [
   { name: "chats", writes: "api/chat/{username}/status.json, api/chat/{username}/badge.svg", emit: emitChatStatuses },
   { name: "detection-rules", writes: "api/detection-rules.json", emit: emitDetectionRules },
   { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", emit: emitFeeds },
-  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, dumps/spammers-new-{YYYY}-W{ww}.csv, a .gz beside each, dumps/LICENSE.txt, dumps/datapackage.json, dumps/index.json, dumps/index.html", emit: emitDump },
+  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, dumps/spammers-new-{YYYY}-W{ww}.csv, a .gz beside each, dumps/LICENSE.txt, dumps/index.json, dumps/index.html", emit: emitDump },
   { name: "site", writes: "company/{slug}.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
   { name: "pages", writes: "people/{slug}.html, avatars/{slug}.svg, glossary/, videos/, video-channels/, channels/, chats/, blog/ {slug or username}.html", emit: emitContentPages },
   { name: "home", writes: "index.html (landing page), 404.html (the pages' not-found page)", emit: emitHomePages },
@@ -57,3 +57,10 @@ export const EMITTERS: Emitter[] = [
   { name: "docs", writes: "openapi.json, docs/index.html (generated from the route table, with real answers of this build)", emit: emitApiDocs },
   { name: "report", writes: "build-report.json", emit: emitBuildReport },
 ];
+
+/**
+ * After them all, once the build id is sealed (build/changes/build-id.ts), the change feed
+ * (changes.ts): its files depend on the publish before this one and are named by the id.
+ */
+export const CHANGES_WRITES =
+  "dumps/changes/{build}.csv, dumps/changes/{build}-companies.csv, a .gz beside each (and the retained publishes' ones), dumps/changes/index.json, dumps/changes/expired.json, rss/changes.{rss,atom,feed.json}, dumps/datapackage.json";

@@ -143,6 +143,15 @@ class ThreadedDiskWriter implements DiskWriter {
   /** Large files written so far, by the buffer or chunks they were written from (see writeLarge). */
   private readonly largeFiles = new WeakMap<Uint8Array | ChunkedData, { path: string; size: number; sha256: string }>();
 
+  seal(): { sha256: string; bytes: number } {
+    this.send();
+    this.post({ type: "seal" });
+    this.waitUntilIdle();
+    const sealed = this.takeMessage();
+    if (sealed?.type !== "sealed") throw new BuildError("the file writer did not answer the manifest's hash");
+    return { sha256: sealed.sha256, bytes: sealed.bytes };
+  }
+
   finish(extra: Record<string, unknown>): void {
     this.send();
     this.post({ type: "finish", extra });

@@ -26,7 +26,14 @@ class FileSink {
    */
   constructor(store, append, reuse = null) {
     this.store = store;
-    this.append = append;
+    /** The manifest's text so far, hashed as it goes: the build id is the hash of its sealed part (seal). */
+    this.manifestHash = crypto.createHash("sha256");
+    this.manifestBytes = 0;
+    this.append = (/** @type {string} */ text) => {
+      this.manifestHash.update(text);
+      this.manifestBytes += Buffer.byteLength(text);
+      append(text);
+    };
     /** An older build folder being brought up to date in place (tree-reuse.cjs), or null for an empty folder. */
     this.reuse = reuse;
     this.fileCount = 0;
@@ -93,6 +100,16 @@ class FileSink {
     this.fileCount++;
     this.byteCount += size;
     if (this.pendingLength >= FLUSH_AT) this.flush();
+  }
+
+  /**
+   * The SHA-256 of the manifest so far and its length: what the build id is made of once every
+   * file of the snapshot is listed (build/changes/build-id.ts).
+   * @returns {{ sha256: string, bytes: number }}
+   */
+  seal() {
+    this.flush();
+    return { sha256: this.manifestHash.copy().digest("hex"), bytes: this.manifestBytes };
   }
 
   /** Closes the file list and adds `extra` (plus the totals) as top-level manifest fields. */

@@ -27,6 +27,10 @@ export class MemoryWriter implements Writer {
     this.sink.write(file.path, bytes, listVariantEncodings(file.path, bytes.byteLength));
   }
 
+  seal(): { sha256: string; bytes: number } {
+    return this.sink.seal();
+  }
+
   finish(extra: Record<string, unknown>): void {
     this.sink.finish(extra);
     this.files.set(MANIFEST_PATH, Buffer.from(this.manifest));

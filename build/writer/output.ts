@@ -25,6 +25,11 @@ export interface ChunkedData {
 
 export interface Writer {
   write(file: OutputFile): void;
+  /**
+   * The SHA-256 of the manifest as it stands (every file written so far listed) and its length
+   * in bytes: the build id is made of it once the snapshot's files are written (build/changes/build-id.ts).
+   */
+  seal(): { sha256: string; bytes: number };
   /** Writes the manifest (every file so far, plus `extra` fields) and closes the writer. */
   finish(extra: Record<string, unknown>): void;
   /** Stops without finishing, after a failure elsewhere in the build. */

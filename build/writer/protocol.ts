@@ -49,12 +49,15 @@ export type WriterMessage =
   | { type: "placed"; path: string; tmp: string; size: number; sha256: string }
   /** The same bytes as the file `of`, under a second name (a hard link unless the old folder has them). */
   | { type: "duplicate"; path: string; of: string; size: number; sha256: string }
+  /** Every file so far is listed: answer the manifest's hash and length so far ("sealed"). */
+  | { type: "seal" }
   /** No more files: close the manifest with these top-level fields. */
   | { type: "finish"; extra: Record<string, unknown> }
   /** The build failed: close the manifest (after [2] made the worker skip everything queued before this). */
   | { type: "stop" };
 
 export type WriterReply =
+  | { type: "sealed"; sha256: string; bytes: number }
   | { type: "done"; fileCount: number; byteCount: number; busySeconds: number; reused: ReuseStats | null }
   /** `code`: the system error's (ENOSPC, …), so that the build can tell a full disk from a bug. */
   | { type: "error"; message: string; code?: string | undefined };

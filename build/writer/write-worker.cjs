@@ -132,6 +132,9 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       if (message.type === "placed") reuser.placeWritten(message.path, message.tmp, digest);
       else reuser.placeDuplicate(message.path, message.of, digest);
       sink.list(message.path, message.size, message.sha256);
+    } else if (message.type === "seal") {
+      current = MANIFEST_PATH;
+      reply({ type: "sealed", ...sink.seal() });
     } else if (message.type === "finish") {
       current = MANIFEST_PATH;
       sink.finish(message.extra);

@@ -38,6 +38,7 @@ import {
   BuildReportSchema,
 } from "./schemas.ts";
 import { DumpIndexSchema } from "./dump-index-schema.ts";
+import { ChangeExpiredSchema, ChangeIndexSchema, CHANGES_EXPIRED_KEPT } from "./changes-schema.ts";
 import type { ExampleRequest, Media, Route, RouteParam, RouteResponse } from "./types.ts";
 
 /** Reference "Limits": list limits and pages. */
@@ -167,6 +168,24 @@ const feed = (id: string, suffix: "" | ".atom" | ".feed.json", fileSuffix: strin
   rateLimit: "optional",
   example: () => (category ? { params: { category: "crypto" } } : {}),
   static: fileRule(category ? { category: CANONICAL.category } : undefined),
+});
+
+/** The change feed's feed: one entry per retained publish, with its counts and change files. */
+const changesFeed = (id: string, suffix: "" | ".atom" | ".feed.json", fileSuffix: string, media: Media, format: string): Route => ({
+  id,
+  method: "GET",
+  path: `/rss/changes${suffix}`,
+  tag: "Open data",
+  summary: `${format} feed of publishes`,
+  description: `One entry per retained publish, newest first, as ${format}: its counts of added, updated and removed usernames and companies, and links to its change files (/dumps/changes/index.json lists the same). Carries the CC BY 4.0 credit line.`,
+  params: [],
+  file: `rss/changes${fileSuffix}`,
+  media,
+  cache: "public",
+  responses: [ok(media, `The ${format} document.`, media === "feedJson" ? JsonFeedSchema : undefined)],
+  rateLimit: "optional",
+  example: () => ({}),
+  static: fileRule(),
 });
 
 /** Company card and widget: by slug or name on the live server; a static host knows slugs only. */
@@ -634,6 +653,9 @@ export const ROUTES = [
   feed("getCategoryFeedRss", "", ".rss", "rss", "RSS 2.0", true),
   feed("getCategoryFeedAtom", ".atom", ".atom", "atom", "Atom 1.0", true),
   feed("getCategoryFeedJson", ".feed.json", ".feed.json", "feedJson", "JSON Feed 1.1", true),
+  changesFeed("getChangesFeedRss", "", ".rss", "rss", "RSS 2.0"),
+  changesFeed("getChangesFeedAtom", ".atom", ".atom", "atom", "Atom 1.0"),
+  changesFeed("getChangesFeedJson", ".feed.json", ".feed.json", "feedJson", "JSON Feed 1.1"),
   {
     id: "getDumpCsv",
     method: "GET",
@@ -714,6 +736,97 @@ export const ROUTES = [
     rateLimit: "optional",
     example: () => ({}),
     static: fileRule(),
+  },
+  {
+    id: "getChangeIndex",
+    method: "GET",
+    path: "/dumps/changes/index.json",
+    tag: "Open data",
+    summary: "The change feed: publishes and their change files",
+    description:
+      "The retained publishes, newest first (at least the last 30 and every one of the last 35 days by default, the build's `--changes-keep` and `--changes-days`): each one's build id, the publish it is relative to, as_of, counts of added, updated and removed rows, and its change files with size, SHA-256 and rows. A client holding the dump of publish P fetches the change files of every publish after P, oldest first, and applies them in turn; or asks `/api/changes?since=P` once.",
+    params: [],
+    file: "dumps/changes/index.json",
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The index.", ChangeIndexSchema)],
+    rateLimit: "optional",
+    example: () => ({}),
+    static: fileRule(),
+  },
+  {
+    id: "getChangeFile",
+    method: "GET",
+    path: "/dumps/changes/{name}.csv",
+    tag: "Open data",
+    summary: "One publish's change file",
+    description: `\`{build}\` for the spammer dump, \`{build}-companies\` for the company dump: a \`change\` column (\`added\`, \`updated\`, \`removed\`), then exactly the dump's columns, rows in the dump's order (its key: username, company id). A removed row carries its key and empty cells. Applied to the previous publish's \`-latest\` dump (drop the rows it names, put in its added and updated rows, in key order) it gives this publish's, byte for byte. The first publish of a history has none. ${dumpDescription}`,
+    params: [pathParam("name", "A build id from /dumps/changes/index.json, with `-companies` for the company dump's changes.")],
+    file: "dumps/changes/{name}.csv",
+    media: "csv",
+    cache: "public",
+    responses: [ok("csv", "The change file."), notFound],
+    rateLimit: "optional",
+    example: (k) => (k.changeBuild === null ? null : { params: { name: k.changeBuild } }),
+    static: fileRule(),
+  },
+  {
+    id: "getChangeFileGzip",
+    method: "GET",
+    path: "/dumps/changes/{name}.csv.gz",
+    tag: "Open data",
+    summary: "One publish's change file, gzip-compressed",
+    description: `The same bytes as the change file, gzip-compressed (reproducible). ${dumpDescription}`,
+    params: [pathParam("name", "As for the CSV.")],
+    file: "dumps/changes/{name}.csv.gz",
+    media: "gzip",
+    cache: "public",
+    responses: [ok("gzip", "The compressed change file."), notFound],
+    rateLimit: "optional",
+    example: (k) => (k.changeBuild === null ? null : { params: { name: `${k.changeBuild}-companies` } }),
+    static: fileRule(),
+  },
+  {
+    id: "getChangeExpired",
+    method: "GET",
+    path: "/dumps/changes/expired.json",
+    tag: "Open data",
+    summary: "Publishes whose change files are gone",
+    description: `Build ids of publishes older than the retained ones, newest first (the last ${CHANGES_EXPIRED_KEPT.toLocaleString("en")}): \`/api/changes?since=\` answers them 410 (start again from the full dump), and an id in neither list 404.`,
+    params: [],
+    file: "dumps/changes/expired.json",
+    media: "json",
+    cache: "public",
+    responses: [ok("json", "The ids.", ChangeExpiredSchema)],
+    rateLimit: "optional",
+    example: () => ({}),
+    static: fileRule(),
+  },
+  {
+    id: "listChanges",
+    method: "GET",
+    path: "/api/changes",
+    tag: "Open data",
+    summary: "Every change since a publish, merged",
+    description:
+      "The rows that differ between the dump of publish `since` and the current one, as one change file (the columns of `/dumps/changes/{build}.csv`), merged over the publishes between: added then removed is nothing, added then updated is added with the latest row, removed then added is updated. Streamed. The `Build-Id` header names the current publish: the next `since`. `since` equal to the current publish answers the header row alone. A row changed and changed back within the span may be listed as updated with its current values (applying it is still exact).",
+    params: [
+      queryParam("since", "The build id of the publish whose dump the client holds.", Type.String({ pattern: "^[0-9a-f]{16}$" }), true),
+      queryParam("dataset", "`spammers` (the default) or `companies`.", Type.Union([Type.Literal("spammers"), Type.Literal("companies")], { default: "spammers" })),
+    ],
+    file: null,
+    media: "csv",
+    cache: "public",
+    responses: [
+      ok("csv", "The merged changes."),
+      problem(404, "`since` is no publish this deployment has made (nor one it still remembers as expired)."),
+      problem(410, "`since` is older than the retained publishes: start again from the full dump the problem names."),
+      invalid("`since` missing, repeated or not a build id (16 hex digits), or an unknown `dataset`"),
+      problem(503, "The build being served has no change feed (built by an older version)."),
+    ],
+    rateLimit: "optional",
+    example: (k) => (k.changeSince === null ? null : { query: { since: k.changeSince } }),
+    static: { kind: "live", differs: "The merge is computed: a static host answers 501 naming the live route; its per-publish change files are plain files." },
   },
   {
     ...page("getDumpIndex", "/dumps/", "dumps/index.html", "The open-data dumps: every file by week, with sizes, SHA-256 and rows, and the licence.", null, () => ({})),

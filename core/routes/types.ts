@@ -65,6 +65,10 @@ export interface ExampleKeys {
   searchWord: string | null;
   /** A week of the dump, e.g. `2026-W46`. */
   dumpWeek: string;
+  /** A publish with change files (`{build}`), null when the build's history has none yet. */
+  changeBuild: string | null;
+  /** A publish `/api/changes?since=` answers for: the oldest retained one's previous, null on a first publish. */
+  changeSince: string | null;
   /** Signals of a public profile, for the fingerprint example. */
   signals: Record<string, string> | null;
 }

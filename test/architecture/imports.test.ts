@@ -20,9 +20,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "build/html": ["build/api-json", "build/model", "build", "core"],
   "build/dump": ["build/api-json", "build/model", "build/writer", "build", "core"],
   "build/feeds": ["build/dump", "build/api-json", "build/model", "build", "core"],
-  "build/emitters": ["build/html", "build/dump", "build/feeds", "build/api-json", "build/model", "build/writer", "build", "core"],
+  // The change feed's reading of the publish before (history.ts) and the build id (build-id.ts).
+  "build/changes": ["build/writer", "build", "core"],
+  "build/emitters": ["build/changes", "build/html", "build/dump", "build/feeds", "build/api-json", "build/model", "build/writer", "build", "core"],
   // The build's own root: the steps in order (build.ts), the emit context, errors, threads, publishing.
-  build: ["build/snapshot", "build/model", "build/emitters", "build/api-json", "build/writer", "core"],
+  build: ["build/changes", "build/snapshot", "build/model", "build/emitters", "build/api-json", "build/writer", "core"],
   server: ["core"],
   // build/snapshot: commands that change a snapshot open it as the build does (same checks, same errors).
   cli: ["build", "build/snapshot", "server", "data", "core"],

@@ -5,13 +5,17 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDist, buildInMemory, type BuildSummary } from "../../build/build.ts";
 import { EMITTERS } from "../../build/emitters/index.ts";
+import { getBuildsLayout, getCurrentBuild } from "../../build/publish.ts";
+import { applyChanges, CHANGE_DATASETS, parseChange } from "../../core/changes/merge.ts";
+import { readCsvRecords } from "../../core/changes/records.ts";
+import type { ChangeIndex } from "../../core/routes/changes-schema.ts";
 import { generateSample } from "../../data/sample/generate.ts";
 import { BASE_URL, FIXTURE_SQL, makeTempDir } from "../helpers/fixture.ts";
 import { applyEdit, findEdit, SNAPSHOT_EDITS, type SnapshotEdit } from "../helpers/snapshot-edits.ts";
@@ -30,8 +34,14 @@ function readTree(root: string): Map<string, string> {
   return files;
 }
 
+/** The build each summary's build followed (its change feed is relative to it), or null for a first build. */
+const followed = new WeakMap<BuildSummary, string | null>();
+
 function buildInto(out: string, db: string, options: { full?: boolean } = {}): BuildSummary {
-  return buildDist({ db, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, ...options });
+  const previous = getCurrentBuild(getBuildsLayout(out));
+  const summary = buildDist({ db, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, ...options });
+  followed.set(summary, previous);
+  return summary;
 }
 
 let dir: string;
@@ -43,11 +53,15 @@ let counter = 0;
  */
 function expectSameAsFull(summary: BuildSummary, db: string, { onDisk = false } = {}): void {
   const actual = readTree(summary.buildDir);
+  // The change feed is relative to the publish before: the full build follows the same one.
+  const previous = followed.get(summary) ?? null;
   let expected: Map<string, string>;
   let expectedId: string;
   if (onDisk) {
     const out = join(dir, `full-${counter++}`, "dist");
     try {
+      mkdirSync(join(out, ".."), { recursive: true });
+      if (previous) symlinkSync(previous, out);
       const full = buildInto(out, db, { full: true });
       expect(full.mode).toEqual({ mode: "full", reason: "asked for (--full)" });
       expected = readTree(full.buildDir);
@@ -56,14 +70,36 @@ function expectSameAsFull(summary: BuildSummary, db: string, { onDisk = false } 
       rmSync(join(out, ".."), { recursive: true, force: true });
     }
   } else {
-    const { files } = buildInMemory({ db, baseUrl: BASE_URL });
-    expected = new Map([...files].map(([path, bytes]) => [path, createHash("sha256").update(bytes).digest("hex")]));
-    expectedId = expected.get("manifest.json")!.slice(0, 16);
+    const built = buildInMemory({ db, baseUrl: BASE_URL, previousBuild: previous ?? undefined });
+    expected = new Map([...built.files].map(([path, bytes]) => [path, createHash("sha256").update(bytes).digest("hex")]));
+    expectedId = built.summary.buildId;
   }
   expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
   const differing = [...expected].filter(([path, hash]) => actual.get(path) !== hash).map(([path]) => path);
   expect(differing).toEqual([]);
   expect(summary.buildId).toBe(expectedId);
+}
+
+/**
+ * The publish's change files, applied to the dumps of the build it followed, give its own dumps
+ * byte for byte (docs/change-feed.md); a build of the same files keeps the history as it was.
+ */
+function expectChangesApply(summary: BuildSummary): void {
+  const previous = followed.get(summary) ?? null;
+  const index = JSON.parse(readFileSync(join(summary.buildDir, "dumps/changes/index.json"), "utf8")) as ChangeIndex;
+  expect(index.build).toBe(summary.buildId);
+  const publish = index.publishes[0]!;
+  expect(publish.build).toBe(summary.buildId);
+  if (previous === null || previous === summary.buildDir) return;
+  expect(publish.previous).toBe(previous.split("/").pop());
+  for (const dataset of CHANGE_DATASETS) {
+    const file = publish.files.find((f) => f.dataset === dataset && f.name.endsWith(".csv"))!;
+    const dump = (root: string) => readFileSync(join(root, `dumps/${dataset}-latest.csv`));
+    const changes = [...readCsvRecords([readFileSync(join(summary.buildDir, "dumps/changes", file.name))])].slice(1).map(parseChange);
+    const applied = [...applyChanges(readCsvRecords([dump(previous)]), changes, dataset)].join("");
+    expect(applied).toBe(dump(summary.buildDir).toString("utf8"));
+    expect(changes.length).toBe(file.rows);
+  }
 }
 
 let base: string;
@@ -96,6 +132,7 @@ describe.sequential("an incremental build, after each kind of change in turn", (
       expect(readlinkSync(out)).toBe(before);
     } else expect(summary.mode.mode).toBe("incremental");
     expectSameAsFull(summary, next);
+    expectChangesApply(summary);
   });
 
   it("a snapshot of another data set: equals a full build of it", () => {
@@ -105,6 +142,7 @@ describe.sequential("an incremental build, after each kind of change in turn", (
     expect(summary.mode.mode).toBe("incremental");
     expect(summary.mode.mode === "incremental" && summary.mode.deleted).toBeGreaterThan(0);
     expectSameAsFull(summary, other, { onDisk: true });
+    expectChangesApply(summary);
   });
 });
 
@@ -172,6 +210,7 @@ describe("random sequences of changes", () => {
           const summary = buildInto(out, db);
           expect(summary.mode.mode).toBe("incremental");
           expectSameAsFull(summary, db);
+          expectChangesApply(summary);
         });
         rmSync(join(out, ".."), { recursive: true, force: true });
         run++;

@@ -75,11 +75,11 @@ describe("--redis", () => {
 
 describe("a refused command line", () => {
   it.each([
-    [["--bogus"], "error: unknown flag --bogus; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --help"],
-    [["-x"], "error: unknown flag -x; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --help"],
+    [["--bogus"], "error: unknown flag --bogus; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --changes-keep, --changes-days, --help"],
+    [["-x"], "error: unknown flag -x; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --changes-keep, --changes-days, --help"],
     [["--db"], "error: --db needs a value: --db FILE"],
     [["--db", "--out", "x"], "error: --db needs a value: --db FILE"],
-    [["stray"], 'error: unexpected argument "stray"; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --help'],
+    [["stray"], 'error: unexpected argument "stray"; npm run build takes --db, --out, --base-url, --list-pages, --full, --reader-grace, --changes-keep, --changes-days, --help'],
   ])("%j is one line and exit status 2", (argv, line) => {
     expect(refuse(() => readFlags(BUILD, argv, {}))).toEqual({ status: 2, lines: [line] });
   });

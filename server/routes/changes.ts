@@ -1,0 +1,159 @@
+/**
+ * GET /api/changes?since={build}&dataset= — every change since a publish, as one change file
+ * (docs/change-feed.md): the change files of the publishes after `since`, merged key by key
+ * (core/changes/merge.ts) and streamed as they are read, so an answer spanning a month of
+ * publishes costs constant memory. The answer is fixed by `since`, the dataset and the build
+ * being served, which its ETag says; `Build-Id` tells the client its next `since`.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { CHANGE_DATASETS, composeChanges, formatChange, parseChange, toChangeHeader, type ChangeDataset } from "../../core/changes/merge.ts";
+import { readCsvRecords } from "../../core/changes/records.ts";
+import { BUILD_ID_PATTERN, type ChangeIndex } from "../../core/routes/changes-schema.ts";
+import { getRouteFile } from "../../core/routes/match.ts";
+import { CACHE_CONTROL, MEDIA_TYPES } from "../../core/routes/types.ts";
+import type { BuildState } from "../dist-source.ts";
+import { readBuildFile, readStoredBytes } from "../files.ts";
+import { QueryReader } from "../query.ts";
+import { matchesEtag, PUBLIC_HEADERS, sendInvalid, sendProblem } from "../respond.ts";
+import type { RouteContext } from "./context.ts";
+
+/** What a build's change feed says, read once per build. */
+interface ChangeHistory {
+  index: ChangeIndex;
+  expired: Set<string>;
+}
+
+const histories = new WeakMap<BuildState, Promise<ChangeHistory | null>>();
+const BUILD_ID = new RegExp(BUILD_ID_PATTERN);
+/** Bytes of CSV gathered before they are handed to the client. */
+const PIECE_BYTES = 64 * 1024;
+
+export async function listChanges({ request, url, state }: RouteContext): Promise<Response> {
+  const query = new QueryReader(url.searchParams);
+  const since = query.string("since");
+  const dataset = query.oneOf("dataset", CHANGE_DATASETS) ?? "spammers";
+  if (since === undefined && query.errors.length === 0) query.errors.push({ name: "since", in: "query", detail: "is required: the build id of the publish whose dump you hold" });
+  else if (since !== undefined && !BUILD_ID.test(since)) query.errors.push({ name: "since", in: "query", detail: `must be a build id (16 hex digits, as /dumps/changes/index.json lists them), got ${JSON.stringify(since.slice(0, 80))}` });
+  if (query.errors.length > 0) return sendInvalid(request, query.errors);
+
+  const history = await readHistory(state);
+  if (!history) return sendProblem(request, 503, `This build has no change feed (${getRouteFile("getChangeIndex")}); rebuild dist with the current version.`);
+  const { index } = history;
+  const chain = findChain(index, since!);
+  const dump = state.urls.dump(`${dataset}-latest.csv`);
+  if (chain === null) {
+    if (history.expired.has(since!)) {
+      return sendProblem(request, 410, `Publish ${since} is older than the retained change files (the oldest retained publish is relative to ${index.publishes.at(-1)?.previous ?? index.build}): start again from the full dump ${dump}, then follow ${state.urls.changeIndex()}.`);
+    }
+    return sendProblem(request, 404, `No publish ${since} is known here: ${state.urls.changeIndex()} lists the retained publishes; without one, start from the full dump ${dump}.`);
+  }
+  const etag = `"changes-${since}-${index.build}-${dataset}"`;
+  const headers = new Headers({
+    ...PUBLIC_HEADERS,
+    "content-type": MEDIA_TYPES.csv,
+    "cache-control": CACHE_CONTROL.public,
+    "last-modified": state.lastModified,
+    etag,
+    "build-id": index.build,
+  });
+  if (matchesEtag(request.headers.get("if-none-match"), etag)) {
+    headers.delete("content-type");
+    return new Response(null, { status: 304, headers });
+  }
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers });
+  return new Response(streamText(mergeChanges(state, chain, dataset)), { status: 200, headers });
+}
+
+/**
+ * The publishes after `since`, oldest first (their change files in the order they apply), [] when
+ * `since` is the current publish, null when it is not a publish the retained ones start from.
+ */
+function findChain(index: ChangeIndex, since: string): ChangeIndex["publishes"] | null {
+  if (since === index.build) return [];
+  const chain: ChangeIndex["publishes"] = [];
+  for (const publish of index.publishes) {
+    chain.push(publish);
+    if (publish.previous === since) return chain.reverse();
+  }
+  return null;
+}
+
+/** The merged change file: the header, then the changes of every file of the chain as one. */
+function* mergeChanges(state: BuildState, chain: ChangeIndex["publishes"], dataset: ChangeDataset): Generator<string> {
+  const dumpHeader = readCsvRecords(readFileChunks(join(state.root, getRouteFile("getDumpCsv", { name: `${dataset}-latest` })))).next().value;
+  if (!dumpHeader) throw new Error(`the build's ${dataset} dump is empty`);
+  yield toChangeHeader(dumpHeader.text);
+  const columns = countCells(dumpHeader.text);
+  const files = chain.map((publish) => {
+    const name = publish.files.find((file) => file.dataset === dataset && file.name.endsWith(".csv"))?.name;
+    if (!name) throw new Error(`publish ${publish.build} lists no ${dataset} change file`);
+    const path = join(state.root, getRouteFile("getChangeFile", { name: name.slice(0, -".csv".length) }));
+    return readChangeRows(path);
+  });
+  for (const change of composeChanges(files, dataset, columns)) yield formatChange(change);
+}
+
+function* readChangeRows(path: string) {
+  let header = true;
+  for (const row of readCsvRecords(readFileChunks(path))) {
+    if (header) header = false;
+    else yield parseChange(row);
+  }
+}
+
+/** Cells of a header row (its names are plain words: no quotes, no commas inside). */
+const countCells = (header: string) => header.split(",").length;
+
+/** Text pieces as a byte stream, gathered into pieces of about PIECE_BYTES, made as the client reads. */
+function streamText(pieces: Iterator<string>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let text = "";
+      for (let step = pieces.next(); ; step = pieces.next()) {
+        if (step.done) {
+          if (text) controller.enqueue(Buffer.from(text));
+          controller.close();
+          return;
+        }
+        text += step.value;
+        if (text.length >= PIECE_BYTES) break;
+      }
+      controller.enqueue(Buffer.from(text));
+    },
+    cancel() {
+      pieces.return?.(undefined);
+    },
+  });
+}
+
+function readHistory(state: BuildState): Promise<ChangeHistory | null> {
+  let history = histories.get(state);
+  if (!history) {
+    history = loadHistory(state);
+    histories.set(state, history);
+  }
+  return history;
+}
+
+async function loadHistory(state: BuildState): Promise<ChangeHistory | null> {
+  const read = async <T>(path: string): Promise<T | null> => {
+    const file = await readBuildFile(state, path);
+    return file ? (JSON.parse((await readStoredBytes(state, file)).toString("utf8")) as T) : null;
+  };
+  const index = await read<ChangeIndex>(getRouteFile("getChangeIndex"));
+  if (!index) return null;
+  const expired = await read<{ builds: string[] }>(getRouteFile("getChangeExpired"));
+  return { index, expired: new Set(expired?.builds ?? []) };
+}
+
+/** A file's bytes in 256 KiB pieces, read as the merge needs them. */
+function* readFileChunks(path: string): Generator<Uint8Array> {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(256 * 1024);
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) yield buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
