@@ -40,7 +40,7 @@ const moreReports = (share: number, tag: string) => `
   FROM reports WHERE id IN (SELECT min(id) FROM reports WHERE username IS NOT NULL GROUP BY username)
     AND (id * 2654435761) % 100000 < ${Math.round(share * 100_000)};`;
 
-const DAY_OF_CHANGES = `
+export const DAY_OF_CHANGES = `
   UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '+1 day') WHERE key = 'as_of';
   ${moreReports(0.01, "day")}
   DELETE FROM reports WHERE (id * 40503) % 10000 < 5;
@@ -66,14 +66,10 @@ const STEPS: Step[] = [
 ];
 
 export async function runIncrementalBench(options: { scale: number; workDir: string; reuseSample: boolean }): Promise<BenchRow[]> {
-  const { scale, workDir } = options;
+  const { workDir } = options;
   mkdirSync(workDir, { recursive: true });
   const fmt = (n: number, digits = 1) => n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-  const sample = join(workDir, `sample-${scale}.sqlite`);
-  if (!options.reuseSample || !existsSync(sample)) {
-    const made = spawnSync(process.execPath, ["--import", "tsx", "cli/sample.ts", "--scale", String(scale), "--out", sample], { stdio: "inherit" });
-    if (made.status !== 0) throw new Error("making the sample failed");
-  }
+  const sample = makeSample(options);
   const inc = join(workDir, "inc", "dist");
   const full = join(workDir, "full", "dist");
   for (const dir of [join(workDir, "inc"), join(workDir, "full")]) rmSync(dir, { recursive: true, force: true });
@@ -130,8 +126,18 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   return rows;
 }
 
+/** The sample of `scale` usernames in `workDir` (kept with `reuseSample`: making one of a million takes minutes). */
+export function makeSample({ scale, workDir, reuseSample }: { scale: number; workDir: string; reuseSample: boolean }): string {
+  const sample = join(workDir, `sample-${scale}.sqlite`);
+  if (!reuseSample || !existsSync(sample)) {
+    const made = spawnSync(process.execPath, ["--import", "tsx", "cli/sample.ts", "--scale", String(scale), "--out", sample], { stdio: "inherit" });
+    if (made.status !== 0) throw new Error("making the sample failed");
+  }
+  return sample;
+}
+
 /** A snapshot of `from` with `sql` applied, written as a fresh export (VACUUM INTO: new pages, as an operator's export makes). */
-function makeSnapshot(from: string, to: string, sql: string | null): void {
+export function makeSnapshot(from: string, to: string, sql: string | null): void {
   rmSync(to, { force: true });
   const db = new Database(from, { readonly: sql === null });
   try {
@@ -155,7 +161,7 @@ function makeSnapshot(from: string, to: string, sql: string | null): void {
   }
 }
 
-function readSummary(dist: string): { files: number; buildId: string; timings: Record<string, number>; mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number> } } {
+export function readSummary(dist: string): { files: number; buildId: string; buildDir: string; timings: Record<string, number>; mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number> } } {
   return JSON.parse(readFileSync(join(dist, "..", ".dist-builds", "last-build.json"), "utf8"));
 }
 

@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, incremental, fingerprint, fingerprint-http, routes, shutdown, search, deploy, serve
+ *   npm run bench -- --only build      # one of: build, incremental, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy, serve
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  */
@@ -15,6 +15,7 @@ import { readChoice, readInteger } from "../cli/values.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
 import { runDeployBench } from "./deploy.ts";
 import { runIncrementalBench } from "./incremental.ts";
+import { runChangesBench } from "./changes.ts";
 import { runServeBench } from "./serve.ts";
 import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
@@ -36,6 +37,11 @@ runCommand(BENCH, async ({ values, label }) => {
     name: "incremental",
     title: `Incremental builds at ${scale.toLocaleString("en")} usernames, each beside the full build of the same run`,
     run: () => runIncrementalBench({ scale, workDir: join(workDir, "incremental"), reuseSample: values["reuse-sample"] }),
+  });
+  benches.push({
+    name: "changes",
+    title: `The change feed at ${scale.toLocaleString("en")} usernames: a day's change files and /api/changes beside the full dump of the same run`,
+    run: () => runChangesBench({ scale, workDir: join(workDir, "changes"), reuseSample: values["reuse-sample"] }),
   });
   // Benchmarks of later capabilities register themselves here when their modules exist.
   for (const extra of await loadOptionalBenches()) benches.push(extra);

@@ -16,8 +16,8 @@ export interface SealedManifest {
   sealedBytes: number;
 }
 
-/** The manifest's `build` field and its as_of, from its last bytes (it is written last); null for a manifest without them. */
-export function readManifestBuild(dir: string): (SealedManifest & { asOfMs: number | null }) | null {
+/** The manifest's `build` field, from its last bytes (it is written last); null for a manifest without one. */
+export function readManifestBuild(dir: string): SealedManifest | null {
   let fd: number;
   try {
     fd = openSync(join(dir, MANIFEST_PATH), "r");
@@ -28,11 +28,8 @@ export function readManifestBuild(dir: string): (SealedManifest & { asOfMs: numb
     const size = fstatSync(fd).size;
     const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
     readSync(fd, tail, 0, tail.length, size - tail.length);
-    const text = tail.toString("utf8");
-    const build = BUILD_FIELD.exec(text);
-    if (!build) return null;
-    const asOf = AS_OF_FIELD.exec(text);
-    return { id: build[1]!, sealedBytes: Number(build[2]), asOfMs: asOf ? Date.parse(asOf[1]!) : null };
+    const build = BUILD_FIELD.exec(tail.toString("utf8"));
+    return build ? { id: build[1]!, sealedBytes: Number(build[2]) } : null;
   } finally {
     closeSync(fd);
   }
@@ -41,7 +38,6 @@ export function readManifestBuild(dir: string): (SealedManifest & { asOfMs: numb
 /** The top-level fields follow the last file of the list; they are a few hundred bytes. */
 const TAIL_BYTES = 64 * 1024;
 const BUILD_FIELD = /\n\],.*"build":\{"id":"([0-9a-f]{16})","sealed_bytes":([0-9]{1,15})\}/;
-const AS_OF_FIELD = /\n\],.*"as_of":"([^"]+)"/;
 
 /** The manifest field for a sealed id, as the writer's `finish` gets it. */
 export const toBuildField = ({ id, sealedBytes }: SealedManifest) => ({ id, sealed_bytes: sealedBytes });

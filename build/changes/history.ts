@@ -17,11 +17,12 @@ export interface PreviousPublish {
   /** The build folder. */
   dir: string;
   build: string;
-  asOfMs: number;
   /** Its dumps' paths, null where it has none (a build too old, or damaged). */
   dumps: { spammers: string | null; companies: string | null };
   /** The retained publishes whose files were all found intact, newest first (contiguous: each one's previous is the next one's build). */
   publishes: ChangePublish[];
+  /** Publishes its index lists past the first that is not intact: dropped, so gone (410) from now on. */
+  lost: ChangePublish[];
   /** Publishes dropped long ago, newest first (expired.json): asked for, they are a 410, not a 404. */
   expired: string[];
   /** What was wrong with its history and was dropped, for the build's notices. */
@@ -36,12 +37,12 @@ export const CHANGES_FOLDER = dirname(getRouteFile("getChangeIndex"));
 
 export function readPreviousPublish(dir: string | null): PreviousPublish | null {
   if (dir === null || !existsSync(join(dir, MANIFEST_PATH))) return null;
-  const manifest = readManifestBuild(dir);
-  const build = manifest?.id ?? basename(dir);
+  const build = readManifestBuild(dir)?.id ?? basename(dir);
   if (!BUILD_ID.test(build)) return null;
   const problems: string[] = [];
   const index = readIndex(dir, problems);
   const publishes = index ? keepIntact(dir, build, index, problems) : [];
+  const lost = index ? index.publishes.slice(publishes.length) : [];
   const dump = (name: string) => {
     const path = join(dir, getRouteFile("getDumpCsv", { name }));
     return existsSync(path) ? path : null;
@@ -49,9 +50,9 @@ export function readPreviousPublish(dir: string | null): PreviousPublish | null 
   return {
     dir,
     build,
-    asOfMs: index ? Date.parse(index.as_of) : (manifest?.asOfMs ?? 0),
     dumps: { spammers: dump("spammers-latest"), companies: dump("companies-latest") },
     publishes,
+    lost,
     expired: readExpired(dir, problems),
     problems,
   };

@@ -35,7 +35,8 @@ export function renderDataPackage({ credit, asOfMs, week, resources }: DataPacka
     description:
       "Weekly open-data dump of the spam-report API: every reported username with its report statistics, and every company in the catalog with its complaint statistics, as of the snapshot time. " +
       "Values are the API's. UTF-8 CSV (RFC 4180, CRLF line ends, header row, no byte-order mark); each file also comes gzip-compressed beside it (.csv.gz), and the two full files under a stable -latest name with the same bytes. " +
-      "The spammers-new files hold the usernames first reported in their ISO week, for every week that has any; index.json lists every file with its size, SHA-256 and rows.",
+      "The spammers-new files hold the usernames first reported in their ISO week, for every week that has any; index.json lists every file with its size, SHA-256 and rows. " +
+      "Each publish also writes what changed since the publish before it (changes/{build}.csv and changes/{build}-companies.csv, listed in changes/index.json); the spammers-changes and companies-changes resources, when present, are this publish's.",
     created: formatInstant(asOfMs),
     homepage: credit.home,
     licenses: [{ name: LICENSE.id, path: LICENSE.url, title: LICENSE.title }],

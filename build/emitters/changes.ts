@@ -11,7 +11,7 @@
  * new one (inflated member by member): linear, and neither is ever whole in memory.
  */
 import { CHANGE_DATASETS, countChanges, diffDumps, formatChange, noChanges, type ChangeCounts, type ChangeDataset } from "../../core/changes/merge.ts";
-import { readCsvRecords } from "../../core/changes/records.ts";
+import { readCsvRecords, readFirstRecord } from "../../core/changes/records.ts";
 import { CHANGES_EXPIRED_KEPT, type ChangeFile, type ChangeIndex, type ChangePublish } from "../../core/routes/changes-schema.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { MEDIA_TYPES } from "../../core/routes/types.ts";
@@ -45,7 +45,8 @@ export function* emitChanges(ctx: EmitContext, dumps: PublishedDumps, input: Cha
   const { build, previous } = input;
   input.notices.push(...(previous?.problems ?? []));
   let older = previous?.publishes ?? [];
-  let expired = previous?.expired ?? [];
+  const lost = (previous?.lost ?? []).flatMap((entry) => (entry.previous ? [entry.previous] : []));
+  let expired = [...lost, ...(previous?.expired ?? [])];
   let publish: ChangePublish;
   const written: { name: string; dataset: ChangeDataset; csv: Collected; gz: Collected; rows: number }[] = [];
   if (previous && previous.build === build) {
@@ -158,8 +159,8 @@ function makeChangeFiles(build: string, previous: PreviousPublish, dumps: Publis
     const columns = COLUMNS[dataset];
     try {
       if (path === null) throw new Error("it has none");
-      const oldHeader = readCsvRecords(readFileChunks(path)).next().value?.text;
-      const newHeader = readCsvRecords(next.chunks()).next().value?.text;
+      const oldHeader = readFirstRecord(readFileChunks(path))?.text;
+      const newHeader = readFirstRecord(next.chunks())?.text;
       if (oldHeader !== newHeader) throw new Error("its columns differ from this build's");
       const collector = new CsvCollector(["change", ...columns.map((c) => c.name)]);
       counts[dataset] = noChanges();

@@ -51,11 +51,13 @@ ${list(companies)}
 <li><a href="${e(urls.dump("spammers-latest.csv"))}">Reported usernames (CSV)</a></li>
 <li><a href="${e(urls.dump("companies-latest.csv"))}">Companies (CSV)</a></li>
 <li><a href="${e(urls.dump("datapackage.json"))}">Data package (every column described)</a></li>
+<li><a href="${e(urls.changeIndex())}">What changed in each publish</a>: change files to bring your copy up to date</li>
 <li><a href="${e(urls.dump("LICENSE.txt"))}">Licence and credit line</a></li>
 </ul>
 <h2>Feeds</h2>
 <ul>
 <li><a href="${e(urls.rss())}">RSS</a>, <a href="${e(urls.atom())}">Atom</a>, <a href="${e(urls.jsonFeed())}">JSON Feed</a>: newest reported usernames and companies with rising complaints.</li>
+<li><a href="${e(urls.changesRss())}">RSS</a>, <a href="${e(urls.changesAtom())}">Atom</a>, <a href="${e(urls.changesJsonFeed())}">JSON Feed</a>: every publish, with what it changed.</li>
 </ul>
 <h2>From the blog</h2>
 ${list(posts)}`,

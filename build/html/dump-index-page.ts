@@ -47,6 +47,14 @@ ${TABLE_HEAD}
 ${renderFileRows(index.latest)}
 </tbody>
 </table>
+<h2>Changes since your last download</h2>
+<p>Every publish also writes what changed since the publish before it: <code>changes/{build}.csv</code> for the usernames and
+<code>changes/{build}-companies.csv</code> for the companies (each with its <code>.csv.gz</code>) — a <code>change</code> column
+(<code>added</code>, <code>updated</code>, <code>removed</code>) followed by the dump's own columns, rows in the dump's order.
+Applied to the previous publish's <code>-latest</code> dump (drop the rows it names, put in its added and updated rows) it gives
+this publish's, byte for byte. <a href="${e(urls.changeIndex())}">changes/index.json</a> lists the publishes kept, newest first,
+each with the publish it follows; the live server merges all of them since yours in one request,
+<code>${e(urls.changes())}?since={build}</code>; <a href="${e(urls.changesRss())}">a feed</a> announces each publish.</p>
 <h2>By week</h2>
 ${weeks.join("\n")}`,
   });

@@ -41,7 +41,7 @@ class FileSink {
     /** @type {string[]} */
     this.pending = [];
     this.pendingLength = 0;
-    append('{"files":[\n');
+    this.append('{"files":[\n');
   }
 
   /**

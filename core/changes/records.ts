@@ -75,6 +75,15 @@ export function getFirstCell(record: string): string {
   return comma === -1 ? record.slice(0, -2) : record.slice(0, comma);
 }
 
+/**
+ * The first record (a header row) of a CSV given in chunks, reading no further; the chunks'
+ * source is closed after it (a for-of left early returns its iterator: a file is closed).
+ */
+export function readFirstRecord(chunks: Iterable<Uint8Array>): CsvRecord | undefined {
+  for (const record of readCsvRecords(chunks)) return record;
+  return undefined;
+}
+
 /** Every record of a CSV given in chunks, lazily. */
 export function* readCsvRecords(chunks: Iterable<Uint8Array>): Generator<CsvRecord> {
   const splitter = new CsvRecordSplitter();

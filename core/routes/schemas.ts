@@ -374,6 +374,13 @@ export const ManifestSchema = Type.Object(
     ),
     as_of: Instant("The snapshot's now."),
     base_url: Uri("The deployment's base URL."),
+    build: Type.Object(
+      {
+        id: Type.String({ pattern: "^[0-9a-f]{16}$", description: "The build id: the first 16 hex digits of the SHA-256 of this file's first `sealed_bytes` bytes." }),
+        sealed_bytes: Count("Where the files the snapshot makes end in this file; the change feed's files, named by the id, are listed after them."),
+      },
+      { additionalProperties: false },
+    ),
   },
   { $id: "Manifest", description: "Every file of the build (itself excluded) with size and SHA-256, plus build facts." },
 );

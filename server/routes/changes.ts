@@ -5,10 +5,11 @@
  * publishes costs constant memory. The answer is fixed by `since`, the dataset and the build
  * being served, which its ETag says; `Build-Id` tells the client its next `since`.
  */
+import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { CHANGE_DATASETS, composeChanges, formatChange, parseChange, toChangeHeader, type ChangeDataset } from "../../core/changes/merge.ts";
-import { readCsvRecords } from "../../core/changes/records.ts";
+import { readCsvRecords, readFirstRecord } from "../../core/changes/records.ts";
 import { BUILD_ID_PATTERN, type ChangeIndex } from "../../core/routes/changes-schema.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { CACHE_CONTROL, MEDIA_TYPES } from "../../core/routes/types.ts";
@@ -21,6 +22,8 @@ import type { RouteContext } from "./context.ts";
 /** What a build's change feed says, read once per build. */
 interface ChangeHistory {
   index: ChangeIndex;
+  /** Of the index's bytes: a build id can come back with another history (a rollback), its ETag must not. */
+  version: string;
   expired: Set<string>;
 }
 
@@ -48,7 +51,7 @@ export async function listChanges({ request, url, state }: RouteContext): Promis
     }
     return sendProblem(request, 404, `No publish ${since} is known here: ${state.urls.changeIndex()} lists the retained publishes; without one, start from the full dump ${dump}.`);
   }
-  const etag = `"changes-${since}-${index.build}-${dataset}"`;
+  const etag = `"changes-${since}-${dataset}-${history.version}"`;
   const headers = new Headers({
     ...PUBLIC_HEADERS,
     "content-type": MEDIA_TYPES.csv,
@@ -81,7 +84,7 @@ function findChain(index: ChangeIndex, since: string): ChangeIndex["publishes"] 
 
 /** The merged change file: the header, then the changes of every file of the chain as one. */
 function* mergeChanges(state: BuildState, chain: ChangeIndex["publishes"], dataset: ChangeDataset): Generator<string> {
-  const dumpHeader = readCsvRecords(readFileChunks(join(state.root, getRouteFile("getDumpCsv", { name: `${dataset}-latest` })))).next().value;
+  const dumpHeader = readFirstRecord(readFileChunks(join(state.root, getRouteFile("getDumpCsv", { name: `${dataset}-latest` }))));
   if (!dumpHeader) throw new Error(`the build's ${dataset} dump is empty`);
   yield toChangeHeader(dumpHeader.text);
   const columns = countCells(dumpHeader.text);
@@ -137,21 +140,25 @@ function readHistory(state: BuildState): Promise<ChangeHistory | null> {
 }
 
 async function loadHistory(state: BuildState): Promise<ChangeHistory | null> {
-  const read = async <T>(path: string): Promise<T | null> => {
+  const read = async (path: string): Promise<Buffer | null> => {
     const file = await readBuildFile(state, path);
-    return file ? (JSON.parse((await readStoredBytes(state, file)).toString("utf8")) as T) : null;
+    return file && (await readStoredBytes(state, file));
   };
-  const index = await read<ChangeIndex>(getRouteFile("getChangeIndex"));
+  const index = await read(getRouteFile("getChangeIndex"));
   if (!index) return null;
-  const expired = await read<{ builds: string[] }>(getRouteFile("getChangeExpired"));
-  return { index, expired: new Set(expired?.builds ?? []) };
+  const expired = await read(getRouteFile("getChangeExpired"));
+  return {
+    index: JSON.parse(index.toString("utf8")) as ChangeIndex,
+    version: createHash("sha256").update(index).digest("base64url").slice(0, 16),
+    expired: new Set(expired ? (JSON.parse(expired.toString("utf8")) as { builds: string[] }).builds : []),
+  };
 }
 
-/** A file's bytes in 256 KiB pieces, read as the merge needs them. */
+/** A file's bytes in 64 KiB pieces, read as the merge needs them (one buffer per file merged). */
 function* readFileChunks(path: string): Generator<Uint8Array> {
   const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.allocUnsafe(256 * 1024);
+    const buffer = Buffer.allocUnsafe(64 * 1024);
     for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) yield buffer.subarray(0, read);
   } finally {
     closeSync(fd);
