@@ -17,7 +17,10 @@ import { formatCount, pluralize } from "../../core/format.ts";
 
 
 const FONT = "system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif";
-const BASE_CSS = `html,body{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}body{font:12px/1.25 ${FONT}}a{text-decoration:none;color:inherit}.e{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}`;
+const BASE_CSS = `html,body{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}body{font:12px/1.25 ${FONT}}a{text-decoration:none;color:inherit}.e{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}` +
+  // A page opened on its own (the iframe's URL followed) has a main landmark and a heading, read by
+  // screen readers and shown to no one: the link fills the frame as it did without them.
+  "main{display:block;height:100%}.vh{position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap}";
 const ARROWS: Record<TrendDirection, string> = { up: "▲", down: "▼", flat: "■" };
 
 const THEMES = {
@@ -55,7 +58,7 @@ function complaints(n: number): string {
   return `${formatCount(n)} ${pluralize(n, "complaint")}`;
 }
 
-/** A document of exactly one link; `title` is the link's tooltip (unescaped). */
+/** A document of exactly one link (and a heading only screen readers get); `linkTitle` is the link's tooltip (unescaped). */
 function renderDocument(title: string, css: string, href: string, linkTitle: string, content: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -68,7 +71,7 @@ function renderDocument(title: string, css: string, href: string, linkTitle: str
 <title>${e(title)}</title>
 <style>${BASE_CSS}${css}</style>
 </head>
-<body><a class="w" href="${e(href)}" target="_blank" rel="noopener noreferrer" title="${e(linkTitle)}">${content}</a></body>
+<body><main><h1 class="vh">${e(title)}</h1><a class="w" href="${e(href)}" target="_blank" rel="noopener noreferrer" title="${e(linkTitle)}">${content}</a></main></body>
 </html>
 `;
 }

@@ -5,7 +5,8 @@
  * README documents, on its own and framed by a page of another origin, and must show its text
  * inside the frame, overflow nothing, paint something, and log no error or CSP violation.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -150,6 +151,28 @@ describe.each(STYLES)("the %s embed", (style) => {
         expect(cut.scrollWidth, "the long name is cut").toBeGreaterThan(cut.clientWidth);
       }
       expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+/** axe-core's rules, run in the page (its CSP bypassed for the audit script alone). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+describe("an embed opened on its own (its iframe's URL followed)", () => {
+  const cases: [keyof typeof SIZES, string][] = [...STYLES.map((style): [keyof typeof SIZES, string] => [style, "alpha-leads"]), ["badge", "no-such-company"]];
+  it.each(cases)("%s of %s passes axe-core with no violation", async (style, slug) => {
+    const [width, height] = SIZES[style];
+    const page = await browser.newPage({ viewport: { width, height }, bypassCSP: true });
+    try {
+      await page.goto(`${base}/embed/${style}/${slug}`);
+      await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+        return (await axe.run(document)).violations.map((v) => `${v.id} (${v.nodes.length})`);
+      });
+      expect(violations).toEqual([]);
     } finally {
       await page.close();
     }

@@ -64,6 +64,8 @@ export function measureLayout(frame: Frame): Promise<Layout> {
     const root = document.documentElement;
     const texts = Array.from(document.body.querySelectorAll("*"))
       .filter((el) => Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== ""))
+      // Text for screen readers only (clipped away, `.vh`) is no part of what is shown.
+      .filter((el) => getComputedStyle(el).clipPath !== "inset(50%)")
       .map((el) => {
         const style = getComputedStyle(el);
         const r = el.getBoundingClientRect();
