@@ -80,7 +80,7 @@ export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
       version: API_VERSION,
       summary: "Public, read-only API over messenger spammer reports and a catalog of companies with complaints.",
       description:
-        "Every answer is public: no keys, no registration. URLs in answers are absolute. Errors are RFC 9457 problem+json (`application/problem+json`) unless a route documents its own shape, those the HTTP layer answers before a route (malformed requests, timeouts, oversized headers) included. Query parameters a route does not take are ignored (a cache-busting `?v=2` is harmless); one it takes, given twice, is a 422 naming it. Every GET answer carries a strong ETag; If-None-Match answers 304. Every file of a build is also served at its own path in dist (see /manifest.json). On a static host (dist without the live server) each route answers as its description says; what the files cannot answer gets a 501 problem naming the live route." +
+        "Every answer is public: no keys, no registration. URLs in answers are absolute. Errors are RFC 9457 problem+json (`application/problem+json`) unless a route documents its own shape, those the HTTP layer answers before a route (malformed requests, timeouts, oversized headers) included. Query parameters a route does not take are ignored (a cache-busting `?v=2` is harmless); one it takes, given twice, is a 422 naming it. Every GET answer carries a strong ETag; If-None-Match answers 304. Text answers are UTF-8 and say so in their Content-Type (`application/json; charset=utf-8`); the media types below leave the parameter out. A file answers a Range with 206 and the bytes asked for (`Content-Range`). Every file of a build is also served at its own path in dist (see /manifest.json). On a static host (dist without the live server) each route answers as its description says; what the files cannot answer gets a 501 problem naming the live route." +
         credit,
       license: { name: "CC BY 4.0 (the data)", url: "https://creativecommons.org/licenses/by/4.0/" },
     },
@@ -113,11 +113,13 @@ function createOperation(route: Route, components: Record<string, Json>, example
     if (isFileAnswer(route) && [200, 206, 304].includes(response.status)) Object.assign(headers, fileHeaders(response.status));
     if (response.status === 416) headers["Content-Range"] = ref("Content-Range");
     const entry: JsonObject = { description: response.description, headers };
-    // A 304 and a redirect have no body.
-    if (response.status !== 304 && response.status !== 301) {
+    // A 304 and a redirect have no body; a 206's is bytes of the 200's representation, not a
+    // document of its own (typed as one, it would make every generated client's answer a union).
+    if (response.status !== 304 && response.status !== 301 && response.status !== 206) {
       const media: JsonObject = { schema: response.schema ? hoist(response.schema, components) : mediaSchema(response.media) };
       if (example && example.status === response.status && example.contentType === MEDIA_TYPES[response.media]) media.example = example.response as Json;
-      const key = MEDIA_TYPES[response.media];
+      // The bare media type, as clients key answers by it; the charset is said once, in info.
+      const key = toMediaKey(response.media);
       const existing = responses[String(response.status)] as JsonObject | undefined;
       if (existing) {
         const content = existing.content as JsonObject;
@@ -186,7 +188,7 @@ function commonResponses(route: Route): RouteResponse[] {
   const list: RouteResponse[] = [];
   if (route.method === "GET") list.push({ status: 304, description: "Not modified: the If-None-Match tag is current.", media: route.media });
   if (isFileAnswer(route)) {
-    list.push({ status: 206, description: "Partial content, when the answer is a file of the build and a Range asked for part of it (If-Range: only if the tag or date is still current): one part, or `multipart/byteranges` for several.", media: route.media });
+    list.push({ status: 206, description: "Partial content, when the answer is a file of the build and a Range asked for part of it (If-Range: only if the tag or date is still current): the bytes of the 200's representation that `Content-Range` names, or `multipart/byteranges` for several ranges.", media: route.media });
     list.push(problem(416, `Range not satisfiable: no range asked for starts within the file, or more than ${MAX_RANGES} ranges; \`Content-Range: bytes */SIZE\` gives the size.`));
   }
   // What the server answers before a request reaches the route (core/routes/problem.ts TRANSPORT_PROBLEMS); the connection then closes.
@@ -221,6 +223,9 @@ function fileHeaders(status: number): Record<string, Json> {
   if (status === 206) headers["Content-Range"] = ref("Content-Range");
   return headers;
 }
+
+/** A response's media type as the document's content key: without its parameters (`charset=utf-8`). */
+export const toMediaKey = (media: RouteResponse["media"]) => MEDIA_TYPES[media].split(";")[0]!;
 
 /** A body schema for types without a JSON shape. */
 function mediaSchema(media: RouteResponse["media"]): JsonObject {
