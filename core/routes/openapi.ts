@@ -10,7 +10,8 @@ import { ProblemSchema } from "./schemas.ts";
 import { ROUTES } from "./table.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route, type RouteResponse } from "./types.ts";
 
-const API_VERSION = "1.0.0";
+/** The API's version, and the package's (docs/compatibility.md: what each part of it promises). */
+export const API_VERSION = "1.0.0";
 const OPENAPI_VERSION = "3.1.0";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
