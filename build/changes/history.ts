@@ -150,12 +150,16 @@ function readExpired(dir: string, problems: string[]): string[] {
   return [];
 }
 
-/** A file's bytes in 1 MiB pieces, read as they are used. */
+/** A file's bytes in 1 MiB pieces, read as they are used; each piece its own buffer (a caller may keep them all). */
 export function* readFileChunks(path: string): Generator<Uint8Array> {
   const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) yield buffer.subarray(0, read);
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      const read = readSync(fd, buffer);
+      if (read === 0) return;
+      yield buffer.subarray(0, read);
+    }
   } finally {
     closeSync(fd);
   }

@@ -6,7 +6,7 @@
  * being served, which its ETag says; `Build-Id` tells the client its next `since`.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { CHANGE_DATASETS, composeChanges, formatChange, parseChange, toChangeHeader, type ChangeDataset } from "../../core/changes/merge.ts";
 import { readCsvRecords, readFirstRecord } from "../../core/changes/records.ts";
@@ -51,6 +51,9 @@ export async function listChanges({ request, url, state }: RouteContext): Promis
     }
     return sendProblem(request, 404, `No publish ${since} is known here: ${state.urls.changeIndex()} lists the retained publishes; without one, start from the full dump ${dump}.`);
   }
+  // Every file the merge will read, there before the first byte is sent (a damaged folder is a 500, not a cut answer).
+  const missing = listChangeFiles(state, chain, dataset).find((path) => !existsSync(path));
+  if (missing) throw new Error(`the change file ${missing} that the build's change index lists is missing`);
   const etag = `"changes-${since}-${dataset}-${history.version}"`;
   const headers = new Headers({
     ...PUBLIC_HEADERS,
@@ -88,13 +91,17 @@ function* mergeChanges(state: BuildState, chain: ChangeIndex["publishes"], datas
   if (!dumpHeader) throw new Error(`the build's ${dataset} dump is empty`);
   yield toChangeHeader(dumpHeader.text);
   const columns = countCells(dumpHeader.text);
-  const files = chain.map((publish) => {
+  const files = listChangeFiles(state, chain, dataset).map(readChangeRows);
+  for (const change of composeChanges(files, dataset, columns)) yield formatChange(change);
+}
+
+/** The chain's change files of the dataset, oldest first, as paths in the build. */
+function listChangeFiles(state: BuildState, chain: ChangeIndex["publishes"], dataset: ChangeDataset): string[] {
+  return chain.map((publish) => {
     const name = publish.files.find((file) => file.dataset === dataset && file.name.endsWith(".csv"))?.name;
     if (!name) throw new Error(`publish ${publish.build} lists no ${dataset} change file`);
-    const path = join(state.root, getRouteFile("getChangeFile", { name: name.slice(0, -".csv".length) }));
-    return readChangeRows(path);
+    return join(state.root, getRouteFile("getChangeFile", { name: name.slice(0, -".csv".length) }));
   });
-  for (const change of composeChanges(files, dataset, columns)) yield formatChange(change);
 }
 
 function* readChangeRows(path: string) {

@@ -153,6 +153,17 @@ describe("a history whose files were altered", () => {
   });
 });
 
+describe("a served build missing a change file its index lists", () => {
+  it("answers 500 before any byte of the merge, not a cut answer", async () => {
+    const index = readIndex();
+    const file = index.publishes[0]!.files.find((f) => f.name.endsWith(".csv") && !f.name.includes("-companies"))!;
+    rmSync(join(out, "dumps/changes", file.name));
+    const res = await createApp({ dist: out }).request(`/api/changes?since=${index.publishes[0]!.previous}`);
+    expect(res.status).toBe(500);
+    expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+  });
+});
+
 describe("the build id", () => {
   it("is the SHA-256 of the manifest up to its sealed bytes, which list every file but the change feed's", () => {
     const manifest = readFileSync(join(out, "manifest.json"));
