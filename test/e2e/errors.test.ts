@@ -7,7 +7,7 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenApiDocument } from "../../core/routes/openapi.ts";
+import { createOpenApiDocument, toMediaKey } from "../../core/routes/openapi.ts";
 import { formatProblem, TRANSPORT_PROBLEMS } from "../../core/routes/problem.ts";
 import { ProblemSchema } from "../../core/routes/schemas.ts";
 import { ROUTES } from "../../core/routes/table.ts";
@@ -51,7 +51,7 @@ function checkProblem(route: Route, response: RawResponse | Response, body: stri
   const problem = JSON.parse(body) as unknown;
   if (!Value.Check(ProblemSchema, problem) || problem.status !== status) return `not a problem of status ${status}: ${body}`;
   const documented = document.paths[route.path]![route.method.toLowerCase()]!.responses[String(status)];
-  if (!documented?.content?.[MEDIA_TYPES.problem]) return `status ${status} is not documented as problem+json`;
+  if (!documented?.content?.[toMediaKey("problem")]) return `status ${status} is not documented as problem+json`;
   return null;
 }
 
