@@ -89,13 +89,15 @@ export function* emitChanges(ctx: EmitContext, dumps: PublishedDumps, input: Cha
       yield { path: getChangePath(file.name), data: { byteLength: file.bytes, chunks: () => readFileChunks(source) } };
     }
   }
+  // Carried entries name their files on this build's base URL (it may have moved: --base-url).
+  const listed = kept.map((entry) => ({ ...entry, files: entry.files.map((file) => ({ ...file, url: urls.changeFile(file.name) })) }));
   const index: ChangeIndex = {
     build,
     as_of: formatInstant(model.asOfMs),
     retention: { ...input.retention },
     full_dumps: { spammers: urls.dump("spammers-latest.csv"), companies: urls.dump("companies-latest.csv") },
     changes: urls.changes(),
-    publishes: kept,
+    publishes: listed,
   };
   yield { path: getRouteFile("getChangeIndex"), data: toJson(index) };
   yield { path: getRouteFile("getChangeExpired"), data: toJson({ builds: expired }) };
@@ -107,14 +109,14 @@ export function* emitChanges(ctx: EmitContext, dumps: PublishedDumps, input: Cha
     links: { home: urls.changeIndex(), rss: urls.changesRss(), atom: urls.changesAtom(), json: urls.changesJsonFeed() },
     updatedMs: model.asOfMs,
     credit,
-    entries: kept.filter((entry) => entry.previous !== null).map((entry) => renderChangeEntry(entry, urls, credit)),
+    entries: listed.filter((entry) => entry.previous !== null).map((entry) => renderChangeEntry(entry, urls, credit)),
   });
   yield { path: getRouteFile("getChangesFeedRss"), data: feed.rss };
   yield { path: getRouteFile("getChangesFeedAtom"), data: feed.atom };
   yield { path: getRouteFile("getChangesFeedJson"), data: feed.json };
 
   // This publish's change files (made now, or carried with the same build): the same package either way.
-  const changeResources = publish.files.filter((file) => file.name.endsWith(".csv")).map((file): DumpResource => {
+  const changeResources = listed[0]!.files.filter((file) => file.name.endsWith(".csv")).map((file): DumpResource => {
     const dump = dumps.resources.find((resource) => resource.name === file.dataset)!;
     return {
       name: `${file.dataset}-changes`,

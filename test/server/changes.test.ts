@@ -153,6 +153,18 @@ describe("a history whose files were altered", () => {
   });
 });
 
+describe("a build with another base URL", () => {
+  it("names every retained change file on the new one", () => {
+    const db = join(dir, "moved.sqlite");
+    applyEdit(join(dir, "after-tamper.sqlite"), db, findEdit("report usernames edited"));
+    buildDist({ db, out, baseUrl: "https://elsewhere.example", progress: null, readerGraceSeconds: 0 });
+    const urls = readIndex().publishes.flatMap((p) => p.files.map((f) => f.url));
+    expect(urls.length).toBeGreaterThan(4);
+    expect(urls.filter((url) => !url.startsWith("https://elsewhere.example/dumps/changes/"))).toEqual([]);
+    publish(db);
+  });
+});
+
 describe("a served build missing a change file its index lists", () => {
   it("answers 500 before any byte of the merge, not a cut answer", async () => {
     const index = readIndex();
