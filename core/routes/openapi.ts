@@ -54,6 +54,7 @@ const HEADERS: Record<string, JsonObject> = {
   "Content-Range": { description: "The part sent (`bytes FIRST-LAST/SIZE`), or the file's size when no range fits (`bytes */SIZE`).", schema: { type: "string" } },
   Vary: { description: "`accept-encoding` on files the build also wrote compressed (`.br`, `.gz` beside them).", schema: { type: "string" } },
   "Content-Encoding": { description: "`br` or `gzip` when the client's Accept-Encoding takes the precompressed file; absent otherwise.", schema: { type: "string", enum: ["br", "gzip"] } },
+  "Build-Id": { description: "The current publish's build id: the `since` of the next `/api/changes` (exposed to scripts of other origins, as ETag is).", schema: { type: "string", pattern: "^[0-9a-f]{16}$" } },
   "Content-Security-Policy": { description: "Embeds: no script, nothing fetched, framable by any site (`frame-ancestors *`).", schema: { type: "string" } },
   Link: {
     description: 'Pages of a ranked list (RFC 8288): `<…?page=3>; rel="next", <…?page=1>; rel="prev"`, absolute URLs of the list\'s query form; absent on a page without such neighbours.',
@@ -113,6 +114,7 @@ function createOperation(route: Route, components: Record<string, Json>, example
     if (response.status === 301) headers.Location = ref("Location");
     if (isFileAnswer(route) && [200, 206, 304].includes(response.status)) Object.assign(headers, fileHeaders(response.status));
     if (response.status === 416) headers["Content-Range"] = ref("Content-Range");
+    if (route.id === "listChanges" && (response.status === 200 || response.status === 304)) headers["Build-Id"] = ref("Build-Id");
     const entry: JsonObject = { description: response.description, headers };
     // A 304 and a redirect have no body; a 206's is bytes of the 200's representation, not a
     // document of its own (typed as one, it would make every generated client's answer a union).

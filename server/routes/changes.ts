@@ -62,6 +62,8 @@ export async function listChanges({ request, url, state }: RouteContext): Promis
     "last-modified": state.lastModified,
     etag,
     "build-id": index.build,
+    // A script of another origin reads them only when they are exposed (neither is CORS-safelisted).
+    "access-control-expose-headers": "Build-Id, ETag",
   });
   if (matchesEtag(request.headers.get("if-none-match"), etag)) {
     headers.delete("content-type");

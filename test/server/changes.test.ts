@@ -79,6 +79,7 @@ describe("GET /api/changes?since=", () => {
     const res = await app.request(url);
     const current = publishes.at(-1)!.id;
     expect(res.headers.get("build-id")).toBe(current);
+    expect(res.headers.get("access-control-expose-headers")).toBe("Build-Id, ETag");
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(res.headers.get("last-modified")).toBeTruthy();
