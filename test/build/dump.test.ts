@@ -16,7 +16,7 @@ import { CsvCollector, formatCsvRecords, type Cell } from "../../build/dump/csv.
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { expectedCard, expectedCheck, expectedCompanies, expectedUsernames } from "../helpers/expected.ts";
-import { FIXTURE_SQL, BASE_URL, buildFixture, createSnapshot, makeTempDir, type BuiltFixture } from "../helpers/fixture.ts";
+import { FIXTURE_SQL, BASE_URL, buildFixture, withSnapshot, type BuiltFixture } from "../helpers/fixture.ts";
 
 /** Companies whose text a spreadsheet would run, or that need RFC 4180 quoting, or hold a control character. */
 const HOSTILE = `
@@ -191,7 +191,8 @@ describe("the weekly dump", () => {
 
   it("takes the week from as_of across a year boundary", () => {
     const sql = `${FIXTURE_SQL}\nUPDATE meta SET value = '2027-01-01T12:00:00Z' WHERE key = 'as_of';`;
-    const files = buildInMemory({ db: createSnapshot(makeTempDir("dump-week"), sql), baseUrl: BASE_URL }).files;
+    // A snapshot of its own, removed afterwards (a folder was left behind every run).
+    const files = withSnapshot("dump-week", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }).files);
     expect([...files.keys()].filter((p) => p.startsWith("dumps/") && p.includes("-20") && !p.includes("-new-")).sort()).toEqual([
       "dumps/companies-2026-W53.csv",
       "dumps/companies-2026-W53.csv.gz",
