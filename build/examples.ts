@@ -52,9 +52,6 @@ export class ExampleCollector {
       blogSlug: content.blogPosts[0]?.slug ?? null,
       searchWord: company?.name.split(/\s+/u).find((w) => /^[\p{L}\p{N}]{2,}$/u.test(w))?.slice(0, 20) ?? null,
       dumpWeek: formatIsoWeek(getIsoWeek(model.asOfMs)),
-      // The change feed is made after the docs (its files depend on earlier publishes): no examples of it.
-      changeBuild: null,
-      changeSince: null,
       signals: null,
     };
     this.wanted = new Set([SEARCH_INDEX_FILES.global, SEARCH_INDEX_FILES.liveHeader, SEARCH_INDEX_FILES.liveBinary, FINGERPRINT_INDEX_FILE]);

@@ -114,7 +114,7 @@ function createOperation(route: Route, components: Record<string, Json>, example
     if (response.status === 301) headers.Location = ref("Location");
     if (isFileAnswer(route) && [200, 206, 304].includes(response.status)) Object.assign(headers, fileHeaders(response.status));
     if (response.status === 416) headers["Content-Range"] = ref("Content-Range");
-    if (route.id === "listChanges" && (response.status === 200 || response.status === 304)) headers["Build-Id"] = ref("Build-Id");
+    if (response.status === 200 || response.status === 304) for (const name of route.headers ?? []) headers[name] = ref(name);
     const entry: JsonObject = { description: response.description, headers };
     // A 304 and a redirect have no body; a 206's is bytes of the 200's representation, not a
     // document of its own (typed as one, it would make every generated client's answer a union).

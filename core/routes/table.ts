@@ -767,7 +767,8 @@ export const ROUTES = [
     cache: "public",
     responses: [ok("csv", "The change file."), notFound],
     rateLimit: "optional",
-    example: (k) => (k.changeBuild === null ? null : { params: { name: k.changeBuild } }),
+    // Written after the docs (named by the build id): the docs have no example of it.
+    example: () => null,
     static: fileRule(),
   },
   {
@@ -783,7 +784,7 @@ export const ROUTES = [
     cache: "public",
     responses: [ok("gzip", "The compressed change file."), notFound],
     rateLimit: "optional",
-    example: (k) => (k.changeBuild === null ? null : { params: { name: `${k.changeBuild}-companies` } }),
+    example: () => null,
     static: fileRule(),
   },
   {
@@ -817,6 +818,7 @@ export const ROUTES = [
     file: null,
     media: "csv",
     cache: "public",
+    headers: ["Build-Id"],
     responses: [
       ok("csv", "The merged changes."),
       problem(404, "`since` is no publish this deployment has made (nor one it still remembers as expired)."),
@@ -825,7 +827,7 @@ export const ROUTES = [
       problem(503, "The build being served has no change feed (built by an older version)."),
     ],
     rateLimit: "optional",
-    example: (k) => (k.changeSince === null ? null : { query: { since: k.changeSince } }),
+    example: () => null,
     static: { kind: "live", differs: "The merge is computed: a static host answers 501 naming the live route; its per-publish change files are plain files." },
   },
   {

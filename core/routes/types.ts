@@ -65,10 +65,6 @@ export interface ExampleKeys {
   searchWord: string | null;
   /** A week of the dump, e.g. `2026-W46`. */
   dumpWeek: string;
-  /** A publish with change files (`{build}`), null when the build's history has none yet. */
-  changeBuild: string | null;
-  /** A publish `/api/changes?since=` answers for: the oldest retained one's previous, null on a first publish. */
-  changeSince: string | null;
   /** Signals of a public profile, for the fingerprint example. */
   signals: Record<string, string> | null;
 }
@@ -198,6 +194,8 @@ export interface Route {
   notFoundFile?: string;
   example: (keys: ExampleKeys) => ExampleRequest | null;
   static: StaticRule;
+  /** Headers of its own on the 200 and 304 (names of the OpenAPI document's header components), e.g. `Build-Id`. */
+  headers?: string[];
   /** One page of a ranked list: the answer carries `Link` rel=next/prev (see PagedFile). */
   paged?: PagedFile;
 }
