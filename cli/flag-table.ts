@@ -1,6 +1,6 @@
 /**
  * Every command's flags, each declared once with its environment variable, default and meaning
- * (the README's "Commands and configuration" table is this file in prose). `npm start` declares
+ * (docs/operators.md "Commands and configuration" table is this file in prose). `npm start` declares
  * nothing of its own: it is the sample, build and serve flags together, because it runs those
  * three steps.
  */

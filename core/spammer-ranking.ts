@@ -5,7 +5,7 @@
  * with the usernames read from here and their items from their check files; a static host
  * answers the first pages from their page files (build/emitters/spammers.ts). One file that
  * changes with the ranking, rather than a page file per page of every list, each of which one
- * more report shifts: what keeps a deploy of a changed build small (README "Deploy").
+ * more report shifts: what keeps a deploy of a changed build small (docs/operators.md "Deploy").
  *
  * Layout (little-endian): a u32 with the header's length, the header (JSON), then 8-byte aligned
  * sections: `names`, the usernames end to end (ASCII: the build writes valid usernames only);

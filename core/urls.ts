@@ -4,7 +4,7 @@ import { getRoutePath } from "./routes/match.ts";
  * Every URL the API emits, in one place. DESIGN: URLs in responses are absolute, from
  * --base-url, and each must resolve on the same deployment. `sitePaths` are the same addresses
  * below the base URL; `createUrls` puts the base in front. A base URL may carry a path
- * (`https://example.org/spam-api`, README "Base URL with a path"): global search answers with
+ * (`https://example.org/spam-api`, docs/operators.md "Base URL with a path"): global search answers with
  * site-relative URLs (the reference's), so they take that path in front (`urls.path`), never
  * a bare `sitePaths` value, which would leave the deployment. The
  * server builds the few URLs of its dynamic answers with the same functions and the base URL

@@ -74,7 +74,7 @@ const ANSWER_CACHE_BYTES = 16 << 20;
 /** How often, at most, a request checks whether `dist` points at a new build. */
 const RECHECK_MS = 250;
 
-/** What the server says when it starts serving a build (README "Commands": it logs each build it loads). */
+/** What the server says when it starts serving a build (docs/operators.md "Commands": it logs each build it loads). */
 export interface LoadedBuild {
   /** The build folder's name: a hash of the build's manifest. */
   id: string;

@@ -1,7 +1,7 @@
 /**
  * CSV for the open-data dump, as papaparse writes it: RFC 4180 (comma, CRLF after every record,
  * double quotes around cells with a comma, quote, CR/LF, byte-order mark or edge space, quotes
- * doubled), UTF-8 without a byte-order mark (see README "Open data" for why), no control
+ * doubled), UTF-8 without a byte-order mark (see docs/open-data.md "Open data" for why), no control
  * characters, and no text cell that a spreadsheet would run as a formula.
  *
  * Rows are collected in compact form: every BATCH_ROWS rows are serialised at once and kept

@@ -3,7 +3,7 @@
  * (`rss/all.rss`, served at /rss/all), Atom (`rss/all.atom`) and JSON Feed
  * (`rss/all.feed.json`), and the same per category under `rss/category/{category}.*`. The
  * extension-less RSS address needs one server route (server/routes/feeds.ts) or one static-host
- * rule (README "Static hosting").
+ * rule (docs/operators.md "Static hosting").
  *
  * The newest usernames are read off the model's spammer table (feeds/entries.ts).
  */

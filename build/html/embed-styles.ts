@@ -1,5 +1,5 @@
 /**
- * The embed styles and the iframe size each one is laid out for (README "Embeds and site pages"
+ * The embed styles and the iframe size each one is laid out for (docs/site-owners.md "Embeds and site pages"
  * has the same table). Sizes are the common ones: 468×60 is the classic full banner, the badge
  * is a one-line pill like a shields badge, the counter a small square-ish tile for a sidebar.
  * Each embed fills exactly its size and never scrolls; a long name ends in an ellipsis.

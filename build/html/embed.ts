@@ -49,7 +49,7 @@ function toEmbedData(company: Company, urls: Urls): EmbedData {
     direction: widget.trend_direction,
     days: widget.last_7_days,
     week: widget.last_7_days.reduce((a, b) => a + b, 0),
-    // The company's own category, as on its badge, card, page and feed entries (README "Decisions", "Words").
+    // The company's own category, as on its badge, card, page and feed entries (docs/decisions.md "Decisions", "Words").
     category: getCategoryLabel(company.category),
   };
 }

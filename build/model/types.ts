@@ -77,7 +77,7 @@ export interface ContentPages {
   blogPosts: Dated<BlogPostRow>[];
 }
 
-/** A chat's spam protection status (README "Chat status"). */
+/** A chat's spam protection status (docs/site-owners.md "Chat status"). */
 export interface ChatStatus {
   username: string;
   title: string;

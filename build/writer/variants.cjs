@@ -8,7 +8,7 @@ const zlib = require("node:zlib");
 
 /**
  * Levels, measured on the compressible files of 1 KiB to 1 MiB of a 200 000-username build
- * (README "Compression"): gzip 9 is as fast as 6 on files this small and never larger. Brotli
+ * (docs/operators.md "Compression"): gzip 9 is as fast as 6 on files this small and never larger. Brotli
  * 5 gives 35.0 % of the original in 0.26 ms a file; 11 gives 30.4 % in 10 ms, forty times the
  * time for 5 points, and a million usernames make about 170 000 such files.
  */

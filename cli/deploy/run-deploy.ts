@@ -1,6 +1,6 @@
 /**
  * One deploy, in the order that keeps the served folder whole for its readers at every moment
- * (README "Deploy"): lock the folder, note the build as a deploy under way, put the new and
+ * (docs/operators.md "Deploy"): lock the folder, note the build as a deploy under way, put the new and
  * changed files in place tier by tier (core/deploy/tiers.ts), flush them, delete what the build no
  * longer has, and only then record the build as deployed.
  */

@@ -28,7 +28,7 @@ export interface NginxOptions {
   upstream?: string;
   /** The build's base URL (its build-report.json): the lists' `Link` headers are absolute URLs from it. */
   baseUrl: string;
-  /** Send the build's `.br` variants too: needs the brotli static module loaded (README "Compression"). */
+  /** Send the build's `.br` variants too: needs the brotli static module loaded (docs/operators.md "Compression"). */
   brotli?: boolean;
 }
 

@@ -2,7 +2,7 @@
  * Precompressed variants: which files of a build get a `.gz` and a `.br` beside them, so that a
  * static host (nginx's `gzip_static`/`brotli_static`) or the live server can send them to a
  * client that accepts the encoding. One rule for every writer (build/writer: the disk writer and
- * the memory writer tests use) and for the tests that check what a build wrote; README
+ * the memory writer tests use) and for the tests that check what a build wrote; docs/operators.md
  * "Compression" gives the figures behind the bounds.
  */
 import { ROUTES } from "./table.ts";

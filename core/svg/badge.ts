@@ -61,7 +61,7 @@ function renderBadge({ label, value, color, accessibleName }: BadgeInput): strin
   return createSvgDocument(width, BADGE_HEIGHT, accessibleName, body);
 }
 
-/** `no complaints`, `1 complaint`, `1,234 complaints` (README "Words": a company has complaints). */
+/** `no complaints`, `1 complaint`, `1,234 complaints` (docs/decisions.md "Words": a company has complaints). */
 function formatComplaints(count: number): string {
   if (count === 0) return "no complaints";
   return `${formatCount(count)} ${pluralize(count, "complaint")}`;

@@ -1,7 +1,7 @@
 /**
  * Shutdown under load, a small bounded run of bench/shutdown.ts (real npm, real server process):
  * no request in flight at SIGTERM fails, none sent after it meets a reset, and npm exits 0. The
- * README's figure is the same bench at 32 clients (`npm run bench -- --only shutdown`).
+ * docs/benchmarks.md's figure is the same bench at 32 clients (`npm run bench -- --only shutdown`).
  */
 import { describe, expect, it } from "vitest";
 import { runShutdownBench } from "../../bench/shutdown.ts";

@@ -44,7 +44,7 @@ describe("the build", () => {
     const again = buildFixture("build-again");
     try {
       const a = listFiles(fixture.summary.buildDir);
-      // The precompressed variants are among the bytes compared (README "Compression").
+      // The precompressed variants are among the bytes compared (docs/operators.md "Compression").
       expect(a.filter((p) => p.endsWith(".gz") && !p.startsWith("dumps/")).length).toBeGreaterThan(0);
       expect(a.filter((p) => p.endsWith(".br")).length).toBeGreaterThan(0);
       expect(listFiles(again.summary.buildDir)).toEqual(a);

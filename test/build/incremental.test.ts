@@ -1,5 +1,5 @@
 /**
- * Incremental builds (README "Incremental builds"): whatever came before, a build onto an earlier
+ * Incremental builds (docs/benchmarks.md "Incremental builds"): whatever came before, a build onto an earlier
  * one publishes exactly the tree, manifest and build id that a full build of the same snapshot
  * makes; and anything it cannot trust means a full build, said in its reason.
  */

@@ -95,7 +95,7 @@ async function findDeadLinks(built: Pick<BuiltFixture, "dist" | "sql" | "baseUrl
   return { checked: [...byTarget.keys()], dead };
 }
 
-// At the root of a host and under a path (README "Base URL with a path"): every URL of every artefact stays under the base.
+// At the root of a host and under a path (docs/operators.md "Base URL with a path"): every URL of every artefact stays under the base.
 describe.each([BASE_URL, `${BASE_URL}/spam-api`])("the link crawl of a build for %s", (baseUrl) => {
   let built: BuiltFixture;
   beforeAll(() => {

@@ -1,5 +1,5 @@
 /**
- * A reader of the served folder during a deploy (README "Deploy"): every file of the old build
+ * A reader of the served folder during a deploy (docs/operators.md "Deploy"): every file of the old build
  * answers until the new one is wholly in place, every file read is one build's bytes or the
  * other's (never half of one), a changed index appears only after every file of the new build
  * it could name, and a static host (the generated nginx block) never serves the deploy's record.

@@ -4,7 +4,7 @@
  * the manifest's last write, the inode of the new dist link (publishing), the staging folder.
  * Each ends in one `error:` line saying so, exit status 1, the staging folder gone before the
  * command returns (the space is free again: a retry does not meet its leftovers) and the
- * previous dist as it was. The outcomes are printed as the README's table.
+ * previous dist as it was. The outcomes are printed as the table in docs/operators.md.
  *
  * The disk is a real tmpfs whose free space and inodes are set exactly (root only). Where none
  * can be mounted, each fault is injected instead (test/helpers/inject-enospc.cjs) and the suite's

@@ -4,7 +4,7 @@
  * process holds an exclusive lock on, one missing a table and columns. Each is one `error:` line
  * naming the problem and exit status 2 (no retry fixes the input), before anything is written:
  * the previous dist stays as it was. A snapshot that is not there at all stays exit status 1
- * (README "Commands": a failure while working). The outcomes are printed as the README's table.
+ * (docs/operators.md "Commands": a failure while working). The outcomes are printed as the table in docs/operators.md.
  */
 import Database from "better-sqlite3";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";

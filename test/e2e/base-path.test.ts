@@ -1,5 +1,5 @@
 /**
- * A deployment under a path prefix, mounted as README "Base URL with a path" says: an outer nginx
+ * A deployment under a path prefix, mounted as docs/operators.md "Base URL with a path" says: an outer nginx
  * location /spam-api/ strips the prefix and passes to the generated nginx block, which passes what
  * the files cannot answer to the live server. Every URL followed here goes through the prefix, as
  * a browser on the deployment would follow it.

@@ -21,7 +21,7 @@ import { FIXTURE_SQL, createSnapshot, makeTempDir } from "../helpers/fixture.ts"
 import { checkHtml } from "../helpers/html-check.ts";
 import { listFiles, readDistFile } from "../helpers/links.ts";
 
-/** The README's table: the iframe size each style is laid out for. */
+/** docs/site-owners.md's table: the iframe size each style is laid out for. */
 const SIZES = { badge: [260, 32], "counter-dark": [180, 100], "counter-light": [180, 100], "banner-dark": [468, 60], "banner-light": [468, 60] } as const;
 const STYLES = Object.keys(SIZES) as (keyof typeof SIZES)[];
 
@@ -81,7 +81,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The README's copy-paste snippet for every style and company, on a page of another origin. */
+/** docs/site-owners.md's copy-paste snippet for every style and company, on a page of another origin. */
 function renderFramingPage(): string {
   const frames = COMPANIES.flatMap(({ slug }) =>
     STYLES.map((style) => {
@@ -180,7 +180,7 @@ describe("an embed opened on its own (its iframe's URL followed)", () => {
 });
 
 describe("embeds framed by another origin", () => {
-  it("load under their CSP in the README's iframe snippet and show their text", async () => {
+  it("load under their CSP in the documented iframe snippet and show their text", async () => {
     const page = await browser.newPage({ viewport: { width: 600, height: 1400 } });
     const problems = watchProblems(page);
     try {

@@ -4,7 +4,7 @@
  * Whatever is sent, the server never answers 5xx, never answers an error under /api/ with anything
  * but JSON (or, for an image that names nothing, the build's constant SVG "not found" badge, which
  * an `<img>` can show), never serves a file from outside dist, never mirrors markup into a body that is not
- * JSON, and always sends nosniff and CORS. The query-parameter policy (README "Decisions") holds on
+ * JSON, and always sends nosniff and CORS. The query-parameter policy (docs/decisions.md "Decisions") holds on
  * every route: a parameter the route does not take is ignored, one it takes given twice is a 422
  * naming it. Runs are bounded in count and time; a failure prints the seed and the shrunk case.
  */
@@ -28,7 +28,7 @@ const SECRETS = ["FUZZ-SECRET-OUTSIDE-DIST", "root:x:0:0", '"name": "spamcheck-a
 
 let fixture: BuiltFixture;
 let server: RunningServer;
-/** Requests sent per property (route id, or the property's name), and answers by status class: the README's figures. */
+/** Requests sent per property (route id, or the property's name), and answers by status class: docs/benchmarks.md's figures. */
 const tally = { sent: new Map<string, number>(), byClass: new Map<string, number>() };
 let examples: Map<string, { url: string; body?: unknown }>;
 /** The one SVG an /api/ error may be: the badge of a name that names nothing. */

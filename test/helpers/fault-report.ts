@@ -2,7 +2,7 @@
  * What the fault tests check after each failed build command, and the table they print: the
  * previous dist as it was (the link's target, its manifest, and nothing new beside it), one
  * `error:` line and no stack trace; each row is "fault → message → exit status → dist untouched",
- * the README's table of build faults.
+ * the table of build faults in docs/operators.md ("When a build fails").
  */
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

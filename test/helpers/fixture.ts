@@ -56,7 +56,7 @@ export interface BuiltFixture {
   cleanup(): void;
 }
 
-/** The fixture (or `sql`) built into a temporary dist; `baseUrl` may carry a path (README "Base URL with a path"). */
+/** The fixture (or `sql`) built into a temporary dist; `baseUrl` may carry a path (docs/operators.md "Base URL with a path"). */
 export function buildFixture(label: string, sql?: string, options: { baseUrl?: string } = {}): BuiltFixture {
   const dir = makeTempDir(label);
   const db = createSnapshot(dir, sql);

@@ -11,7 +11,7 @@ import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 
 const DUMP = "/dumps/spammers-latest.csv";
-/** A file the build writes `.br` and `.gz` beside (README "Compression"). */
+/** A file the build writes `.br` and `.gz` beside (docs/operators.md "Compression"). */
 const CARD = "/api/card/alpha-leads.svg";
 
 let fixture: BuiltFixture;
