@@ -12,7 +12,7 @@ import { formatIsoWeek, getIsoWeek } from "../core/iso-week.ts";
 import { answerGlobalSearch, answerLiveSearch } from "../core/search/answers.ts";
 import { createGlobalSearcher } from "../core/search/global-searcher.ts";
 import type { GlobalSearchIndex } from "../core/search/global-index.ts";
-import { loadLiveIndex } from "../core/search/live-index-format.ts";
+import { loadLiveIndex, toLiveIndexSource, type LiveIndexSections } from "../core/search/live-index-format.ts";
 import type { RouteExample } from "../core/routes/openapi.ts";
 import { FINGERPRINT_INDEX_FILE, ROUTES, SEARCH_INDEX_FILES, type RouteId } from "../core/routes/table.ts";
 import { getRouteFile } from "../core/routes/match.ts";
@@ -33,6 +33,8 @@ export class ExampleCollector {
   /** The files the examples show (and the indexes computed routes are answered from), by path. */
   private readonly wanted: Set<string>;
   private readonly kept = new Map<string, string | Uint8Array>();
+  /** The live index's binary part as the sections it was written from (never one buffer: see build/emitters/search.ts). */
+  private liveSections: LiveIndexSections["sections"] | undefined;
   private readonly sizes = new Map<string, number>();
 
   /** The keys of this build (the first username, the best-ranked company, …) and so the files to keep. */
@@ -68,6 +70,10 @@ export class ExampleCollector {
   offer({ path, data }: OutputFile): void {
     if (!this.wanted.has(path)) return;
     this.sizes.set(path, typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
+    if (path === SEARCH_INDEX_FILES.liveBinary && typeof data !== "string" && !(data instanceof Uint8Array)) {
+      this.liveSections = [...data.chunks()];
+      return;
+    }
     // A large file made while it is written (the dumps): its first chunk is all an example shows.
     this.kept.set(path, typeof data === "string" || data instanceof Uint8Array ? data : (data.chunks()[Symbol.iterator]().next().value ?? new Uint8Array(0)));
   }
@@ -101,7 +107,10 @@ export class ExampleCollector {
   private compute(id: RouteId, request: ExampleRequest, urls: Urls, asOfMs: number, fingerprint: FingerprintIndex | null): string | undefined {
     const q = request.query?.q ?? "";
     if (id === "searchLive" || id === "searchGlobal") {
-      const live = loadLiveIndex({ json: this.text(SEARCH_INDEX_FILES.liveHeader), binary: this.kept.get(SEARCH_INDEX_FILES.liveBinary) as Uint8Array });
+      const json = this.text(SEARCH_INDEX_FILES.liveHeader);
+      const live = this.liveSections
+        ? loadLiveIndex(toLiveIndexSource({ json, byteLength: this.sizes.get(SEARCH_INDEX_FILES.liveBinary)!, sections: this.liveSections }))
+        : loadLiveIndex({ json, binary: this.kept.get(SEARCH_INDEX_FILES.liveBinary) as Uint8Array });
       if (id === "searchLive") return JSON.stringify(answerLiveSearch(live, asOfMs, urls, q, false));
       const searcher = createGlobalSearcher(this.json<GlobalSearchIndex>(SEARCH_INDEX_FILES.global)!, { usernames: live });
       return JSON.stringify(answerGlobalSearch(searcher, urls, q, false, 0));

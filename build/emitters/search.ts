@@ -20,7 +20,7 @@
 import { buildGlobalGrams, serializeGlobalGrams } from "../../core/search/global-grams.ts";
 import { createGlobalSearchIndex } from "../../core/search/global-index.ts";
 import { createLiveIndex, type LiveCompany, type LivePerson } from "../../core/search/live-index.ts";
-import { serializeLiveIndex } from "../../core/search/live-index-format.ts";
+import { serializeLiveIndexSections } from "../../core/search/live-index-format.ts";
 import { UsernameCollector } from "../../core/search/ranked-usernames.ts";
 import { getAvatarUrl, type Urls } from "../../core/urls.ts";
 import { toJson, type EmitContext } from "../context.ts";
@@ -37,11 +37,12 @@ export function* emitSearchIndexes({ model, urls }: EmitContext): Generator<Outp
   const collector = new UsernameCollector();
   const spammers = model.spammers;
   for (let row = 0; row < spammers.size; row++) collector.add(spammers.username(row), spammers.reportsCount(row));
-  const live = serializeLiveIndex(
+  const live = serializeLiveIndexSections(
     createLiveIndex({ companies: model.ranked.map(toLiveCompany), people: model.people.map((p) => toLivePerson(p, urls)), spammers: collector.finish() }),
   );
   yield { path: SEARCH_FILES.liveHeader, data: live.json };
-  yield { path: SEARCH_FILES.liveBinary, data: live.binary };
+  // Written section by section: the index's own arrays, never copied into one buffer as large as the file.
+  yield { path: SEARCH_FILES.liveBinary, data: { byteLength: live.byteLength, chunks: () => live.sections } };
 }
 
 function toLiveCompany(company: Company): LiveCompany {

@@ -85,27 +85,51 @@ export interface JoinedTexts {
  * An owner is listed once per gram however many of its texts contain it. The gram loops of
  * forEachGram / forEachSubstringGram are written out here (same hashes): this runs over every
  * character of the corpus when the server starts, and callbacks per gram cost half that time.
- * Grams are hashed once: the first pass keeps each owner's distinct buckets, the second places them.
+ * Two passes over the texts: the first counts each list's owners, the second places them. Hashing
+ * twice costs less than keeping every owner's buckets between the passes: an array of two entries
+ * per character of the corpus, 128 MB beside the postings at a million usernames, which is where
+ * the build's memory peaked.
  */
 export function buildGramPostings(texts: readonly string[] | JoinedTexts, ownerTexts: ArrayLike<number>, bits: number, gramSet: GramSet): GramPostings {
-  const ownerCount = ownerTexts.length - 1;
   const size = 1 << bits;
-  const mask = size - 1;
   const counts = new Uint32Array(size + 1);
-  const lastOwner = new Int32Array(size).fill(-1);
+  const lastOwner = new Int32Array(size);
+  const total = passOverGrams(texts, ownerTexts, size - 1, gramSet, lastOwner, counts, null);
+  for (let b = 0; b < size; b++) counts[b + 1]! += counts[b]!;
+  const offsets = counts;
+  const postings = new Uint32Array(total);
+  passOverGrams(texts, ownerTexts, size - 1, gramSet, lastOwner, offsets.slice(0, size), postings);
+  return { bits, offsets, postings };
+}
+
+/**
+ * One pass over every owner's grams, each distinct bucket of an owner once. Without `postings` it
+ * counts them (`lists[bucket + 1]++`); with it, it places each owner at `lists[bucket]++`, owners
+ * in ascending order, so each list ascends. Returns how many (owner, bucket) pairs there are.
+ */
+function passOverGrams(
+  texts: readonly string[] | JoinedTexts,
+  ownerTexts: ArrayLike<number>,
+  mask: number,
+  gramSet: GramSet,
+  lastOwner: Int32Array,
+  lists: Uint32Array,
+  postings: Uint32Array | null,
+): number {
+  const ownerCount = ownerTexts.length - 1;
+  lastOwner.fill(-1);
+  const at = postings === null ? 1 : 0;
   const joined = "joined" in texts ? texts : null;
   const list = joined === null ? (texts as readonly string[]) : null;
-  // Texts laid end to end bound the gram count up front (two per character at most): no regrowth.
-  let pairs = new Uint32Array(joined === null ? 1 << 16 : 2 * joined.joined.length + 4);
-  let pairCount = 0;
-  const ownerEnds = new Uint32Array(Math.max(ownerCount, 0));
   const padded = gramSet.kind === "padded";
   const padCode = gramSet.kind === "padded" ? gramSet.pad.charCodeAt(0) : 0;
   const boundaryCode = BOUNDARY.charCodeAt(0);
+  let pairs = 0;
   // No closures in this loop: it runs over every character of the corpus (the server derives the
   // global postings this way at start), and variables a closure captures cannot stay in
   // registers. The current text is source[base, base + length); `char(k)` below is written out as
-  // "k is a padding position ? padCode : source.charCodeAt(first + k)".
+  // "k is a padding position ? padCode : source.charCodeAt(first + k)". Each gram's bucket is
+  // taken once per owner (lastOwner), then counted or placed.
   for (let owner = 0; owner < ownerCount; owner++) {
     for (let t = ownerTexts[owner]!; t < ownerTexts[owner + 1]!; t++) {
       let source: string;
@@ -120,12 +144,6 @@ export function buildGramPostings(texts: readonly string[] | JoinedTexts, ownerT
         base = joined!.textStarts[t]!;
         length = joined!.textStarts[t + 1]! - 1 - base;
       }
-      // At most two grams per character plus padding: grow before the loop, not inside it.
-      if (pairCount + 2 * length + 4 > pairs.length) {
-        const grown = new Uint32Array(Math.max(pairs.length * 2, pairCount + 2 * length + 4));
-        grown.set(pairs);
-        pairs = grown;
-      }
       const span = padded ? length + 2 : length;
       const first = padded ? base - 1 : base;
       const last = padded ? length + 1 : -1;
@@ -133,8 +151,9 @@ export function buildGramPostings(texts: readonly string[] | JoinedTexts, ownerT
         const bucket = hashGram(boundaryCode, source.charCodeAt(base), source.charCodeAt(base + 1), mask);
         if (lastOwner[bucket] !== owner) {
           lastOwner[bucket] = owner;
-          counts[bucket + 1]!++;
-          pairs[pairCount++] = bucket;
+          pairs++;
+          if (postings === null) lists[bucket + at]!++;
+          else postings[lists[bucket]!++] = owner;
         }
       }
       let a = span > 0 ? (padded ? padCode : source.charCodeAt(first)) : 0;
@@ -143,31 +162,24 @@ export function buildGramPostings(texts: readonly string[] | JoinedTexts, ownerT
         let bucket = hashGram(a, b, BIGRAM_TAG, mask);
         if (lastOwner[bucket] !== owner) {
           lastOwner[bucket] = owner;
-          counts[bucket + 1]!++;
-          pairs[pairCount++] = bucket;
+          pairs++;
+          if (postings === null) lists[bucket + at]!++;
+          else postings[lists[bucket]!++] = owner;
         }
         if (i + 2 < span) {
           bucket = hashGram(a, b, i + 2 === last ? padCode : source.charCodeAt(first + i + 2), mask);
           if (lastOwner[bucket] !== owner) {
             lastOwner[bucket] = owner;
-            counts[bucket + 1]!++;
-            pairs[pairCount++] = bucket;
+            pairs++;
+            if (postings === null) lists[bucket + at]!++;
+            else postings[lists[bucket]!++] = owner;
           }
         }
         a = b;
       }
     }
-    ownerEnds[owner] = pairCount;
   }
-  for (let b = 0; b < size; b++) counts[b + 1]! += counts[b]!;
-  const offsets = counts;
-  const postings = new Uint32Array(pairCount);
-  const cursor = offsets.slice(0, size);
-  let p = 0;
-  for (let owner = 0; owner < ownerCount; owner++) {
-    for (const end = ownerEnds[owner]!; p < end; p++) postings[cursor[pairs[p]!]!++] = owner;
-  }
-  return { bits, offsets, postings };
+  return pairs;
 }
 
 /** First position in list `bucket`, at or after `from`, whose owner is >= `owner`. */

@@ -54,15 +54,27 @@ interface Header {
 
 const isLittleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-export function serializeLiveIndex(index: LiveIndex): SerializedLiveIndex {
+/**
+ * The binary part as the sections it is laid out from, in order (padding included), without
+ * copying them into one buffer: at a million usernames that copy is as large as the file (about
+ * 140 MB), and the build writes the sections one after the other instead (build/emitters/search.ts).
+ * The sections are views of the index's own arrays, valid while the index is.
+ */
+export interface LiveIndexSections {
+  json: string;
+  byteLength: number;
+  sections: readonly Uint8Array[];
+}
+
+export function serializeLiveIndexSections(index: LiveIndex): LiveIndexSections {
   if (!isLittleEndian) throw new Error("live index: big-endian hosts are not supported");
-  const chunks: Uint8Array[] = [];
+  const sections: Uint8Array[] = [];
   let size = 0;
   const put = (bytes: Uint8Array): Span => {
     const padding = (8 - (size % 8)) % 8;
-    if (padding) chunks.push(new Uint8Array(padding));
+    if (padding) sections.push(new Uint8Array(padding));
     size += padding;
-    chunks.push(bytes);
+    sections.push(bytes);
     const span: Span = [size, bytes.byteLength];
     size += bytes.byteLength;
     return span;
@@ -83,13 +95,41 @@ export function serializeLiveIndex(index: LiveIndex): SerializedLiveIndex {
     groups: { companies: putGroup(index.companyTexts), people: putGroup(index.personTexts), spammers: putGroup(index.spammerTexts) },
     spammerCounts: putArray(index.spammerCounts),
   };
-  const binary = new Uint8Array(size);
+  return { json: JSON.stringify(header), byteLength: size, sections };
+}
+
+/** The sections as a source the index loads from by spans, as the server's file is (the build's examples). */
+export function toLiveIndexSource(serialized: LiveIndexSections): LiveIndexSource {
+  return {
+    json: serialized.json,
+    size: serialized.byteLength,
+    read(offset, length) {
+      const out = new Uint8Array(length);
+      let at = 0;
+      for (const section of serialized.sections) {
+        const end = at + section.byteLength;
+        if (end > offset && at < offset + length) {
+          const from = Math.max(offset, at);
+          const to = Math.min(offset + length, end);
+          out.set(section.subarray(from - at, to - at), from - offset);
+        }
+        at = end;
+      }
+      return out;
+    },
+  };
+}
+
+/** The two parts with the binary one whole, in one buffer (tests, the benchmarks). */
+export function serializeLiveIndex(index: LiveIndex): SerializedLiveIndex {
+  const { json, byteLength, sections } = serializeLiveIndexSections(index);
+  const binary = new Uint8Array(byteLength);
   let at = 0;
-  for (const chunk of chunks) {
-    binary.set(chunk, at);
-    at += chunk.byteLength;
+  for (const section of sections) {
+    binary.set(section, at);
+    at += section.byteLength;
   }
-  return { json: JSON.stringify(header), binary };
+  return { json, binary };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLiveIndex, DEFAULT_LIVE_LIMITS, searchLive } from "../../core/search/live-index.ts";
 import type { LiveCompany, LiveIndex } from "../../core/search/live-index.ts";
-import { loadLiveIndex, serializeLiveIndex } from "../../core/search/live-index-format.ts";
+import { loadLiveIndex, serializeLiveIndex, serializeLiveIndexSections, toLiveIndexSource } from "../../core/search/live-index-format.ts";
 import { createSubstringIndex, searchSubstrings } from "../../core/search/substring-index.ts";
 import { buildGramPostings, forEachGram, forEachSubstringGram, seekPosting } from "../../core/search/gram-postings.ts";
 import { UsernameCollector } from "../../core/search/ranked-usernames.ts";
@@ -107,6 +107,21 @@ describe("live index format", () => {
     for (const loaded of [loadLiveIndex({ json, binary: Buffer.from(binary) }), loadLiveIndex({ json, binary: unaligned })]) {
       for (const q of ["bin", "бинанс", "@crypto_win", "ab", "петр", "https://www.binance.com"]) expect(searchLive(loaded, q)).toEqual(searchLive(index, q));
     }
+  });
+
+  it("is the same bytes laid out as sections (as the build writes it), and loads from them by spans", () => {
+    const { json, binary } = serializeLiveIndex(index);
+    const sections = serializeLiveIndexSections(index);
+    expect(sections.json).toBe(json);
+    expect(Buffer.concat(sections.sections.map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength))).equals(Buffer.from(binary))).toBe(true);
+    const source = toLiveIndexSource(sections);
+    expect(source.size).toBe(binary.byteLength);
+    // Spans that start and end inside a section, across several, and the whole.
+    for (const [offset, length] of [[0, 1], [3, 17], [5, binary.byteLength - 9], [0, binary.byteLength], [binary.byteLength - 2, 2]] as const) {
+      expect(Buffer.from(source.read(offset, length)).equals(Buffer.from(binary.subarray(offset, offset + length)))).toBe(true);
+    }
+    const loaded = loadLiveIndex(source);
+    for (const q of ["bin", "бинанс", "@crypto_win", "ab", "петр"]) expect(searchLive(loaded, q)).toEqual(searchLive(index, q));
   });
 
   it("read by spans (as the server reads live.bin) answers as held, over lists read a chunk at a time", () => {
