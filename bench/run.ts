@@ -6,8 +6,10 @@
  *   npm run bench -- --only build      # one of: build, incremental, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy, serve
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
+ *   npm run bench -- --write-docs      # and put each table that ran into docs/benchmarks.md
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { runCommand } from "../cli/command.ts";
 import { BENCH } from "../cli/flag-table.ts";
@@ -20,8 +22,13 @@ import { runServeBench } from "./serve.ts";
 import { runRoutesBench } from "./routes.ts";
 import { runSearchBench } from "./search.ts";
 import { runShutdownBench, toShutdownRows } from "./shutdown.ts";
+import { BENCH_NAMES, noteMachine, replaceFigures, replaceSections, utcDay } from "./write-docs.ts";
 
-type Bench = { name: string; title: string; run: () => Promise<BenchRow[]> };
+/** `scaled`: the benchmark reads --scale, so the command that re-runs it says the scale. */
+type Bench = { name: string; title: string; scaled?: boolean; run: () => Promise<BenchRow[]> };
+
+const BENCH_DOCS = resolve(import.meta.dirname, "../docs/benchmarks.md");
+const README = resolve(import.meta.dirname, "../README.md");
 
 runCommand(BENCH, async ({ values, label }) => {
   const scale = readInteger(label("scale"), values.scale, 1000, 10_000_000);
@@ -29,17 +36,20 @@ runCommand(BENCH, async ({ values, label }) => {
   const benches: Bench[] = [
     {
       name: "build",
+      scaled: true,
       title: `Build at ${scale.toLocaleString("en")} usernames`,
       run: () => runBuildBench({ scale, workDir: join(workDir, "build"), reuseSample: values["reuse-sample"] }),
     },
   ];
   benches.push({
     name: "incremental",
+    scaled: true,
     title: `Incremental builds at ${scale.toLocaleString("en")} usernames, each beside the full build of the same run`,
     run: () => runIncrementalBench({ scale, workDir: join(workDir, "incremental"), reuseSample: values["reuse-sample"] }),
   });
   benches.push({
     name: "changes",
+    scaled: true,
     title: `The change feed at ${scale.toLocaleString("en")} usernames: a day's change files and /api/changes beside the full dump of the same run`,
     run: () => runChangesBench({ scale, workDir: join(workDir, "changes"), reuseSample: values["reuse-sample"] }),
   });
@@ -62,6 +72,7 @@ runCommand(BENCH, async ({ values, label }) => {
   });
   benches.push({
     name: "serve",
+    scaled: true,
     title: "Serving files: the live server beside nginx with the generated rules on the same dist (req/s, p50/p99, dump downloads, ready time and RSS, deploys)",
     run: () =>
       runServeBench({
@@ -77,9 +88,23 @@ runCommand(BENCH, async ({ values, label }) => {
     title: "Deploy by difference (npm run deploy) at the default sample and 100 000 usernames, beside a full copy of the same dist",
     run: () => runDeployBench({ workDir: join(workDir, "deploy"), reuseSample: values["reuse-sample"] }),
   });
+  if (benches.map((b) => b.name).join() !== BENCH_NAMES.join()) throw new Error(`bench/write-docs.ts BENCH_NAMES lists ${BENCH_NAMES.join(", ")}; this file runs ${benches.map((b) => b.name).join(", ")}`);
   const only = values.only === undefined ? undefined : readChoice(label("only"), values.only, benches.map((b) => b.name));
   const selected = only ? benches.filter((b) => b.name === only) : benches;
-  for (const bench of selected) printTable(bench.title, await bench.run());
+  for (const bench of selected) {
+    const machine = noteMachine();
+    const day = utcDay(new Date());
+    const rows = await bench.run();
+    printTable(bench.title, rows);
+    if (!values["write-docs"]) continue;
+    const command = `npm run bench -- --only ${bench.name}${bench.scaled ? ` --scale ${scale}` : ""}`;
+    const record = { name: bench.name, title: bench.title, command, rows, day, machine: { ...machine, loadAfter: loadavg()[0]! } };
+    // Written after each benchmark, so that one failing later keeps the tables of those before it.
+    const page = replaceSections(readFileSync(BENCH_DOCS, "utf8"), [record]);
+    writeFileSync(BENCH_DOCS, page);
+    writeFileSync(README, replaceFigures(readFileSync(README, "utf8"), page));
+    console.log(`bench: wrote the "${bench.name}" section of docs/benchmarks.md and the README's figures`);
+  }
 });
 
 async function loadOptionalBenches(): Promise<Bench[]> {

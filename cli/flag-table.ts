@@ -149,10 +149,11 @@ export const BENCH = {
   usage: "npm run bench -- [options]",
   about: "Runs the benchmarks and prints each figure beside a baseline measured in the same run.",
   flags: {
-    only: { type: "string", value: "NAME", description: "run one benchmark: build, incremental, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
+    only: { type: "string", value: "NAME", description: "run one benchmark: build, incremental, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
     scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build, incremental and change-feed benchmarks" },
     "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
     dir: { type: "string", value: "DIR", default: ".bench", description: "working folder (gitignored)" },
+    "write-docs": { type: "boolean", description: "put each table that ran into its section of docs/benchmarks.md, with the day and the machine" },
   },
 } as const satisfies CommandSpec;
 
@@ -170,4 +171,26 @@ export const DEPLOY = {
     "dry-run": { type: "boolean", description: "print the plan as JSON and change nothing" },
     dist: { type: "string", value: "DIR", env: "DIST", default: "dist", description: "the build to deploy (the dist link, or a build folder)" },
   },
+} as const satisfies CommandSpec;
+
+export const DOCS_API = {
+  name: "npm run docs:api",
+  usage: "npm run docs:api",
+  about: [
+    "Writes docs/api-reference.md, the API reference generated from the route table (core/routes/table.ts),",
+    "with each route's answer from a small sample build it makes in a temporary folder (about two seconds).",
+    "Run it after changing the table or an answer: a test fails while the committed page differs from a fresh one.",
+  ].join("\n"),
+  flags: {},
+} as const satisfies CommandSpec;
+
+export const DOCS_PICTURES = {
+  name: "npm run docs:pictures",
+  usage: "npm run docs:pictures",
+  about: [
+    "Writes docs/images/, the pictures of docs/site-owners.md (badges, card, chat badges, one per embed style),",
+    "taken from a build of the test fixture it makes in a temporary folder (build/doc-pictures.ts lists them).",
+    "Run it after changing how a badge, card or embed looks: a test fails while a committed picture differs.",
+  ].join("\n"),
+  flags: {},
 } as const satisfies CommandSpec;

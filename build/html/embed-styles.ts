@@ -1,23 +1,13 @@
 /**
- * The embed styles and the iframe size each one is laid out for (docs/site-owners.md "Embeds and site pages"
- * has the same table). Sizes are the common ones: 468×60 is the classic full banner, the badge
- * is a one-line pill like a shields badge, the counter a small square-ish tile for a sidebar.
- * Each embed fills exactly its size and never scrolls; a long name ends in an ellipsis.
+ * The embeds' copy-paste snippets (the company page shows one per style) and the badge's. The
+ * styles and the size each is laid out for are core/embed-sizes.ts, re-exported here for the
+ * templates and emitters that already read them from this file.
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
+import { EMBED_SIZES, type EmbedStyle } from "../../core/embed-sizes.ts";
 import type { Urls } from "../../core/urls.ts";
 
-export const EMBED_STYLES = ["badge", "counter-dark", "counter-light", "banner-dark", "banner-light"] as const;
-
-export type EmbedStyle = (typeof EMBED_STYLES)[number];
-
-export const EMBED_SIZES: Record<EmbedStyle, { width: number; height: number }> = {
-  badge: { width: 260, height: 32 },
-  "counter-dark": { width: 180, height: 100 },
-  "counter-light": { width: 180, height: 100 },
-  "banner-dark": { width: 468, height: 60 },
-  "banner-light": { width: 468, height: 60 },
-};
+export { EMBED_SIZES, EMBED_STYLES, type EmbedStyle } from "../../core/embed-sizes.ts";
 
 /**
  * A name as it goes into a snippet's alt or title: without bidi embedding, override and isolate

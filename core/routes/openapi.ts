@@ -10,7 +10,7 @@ import { ProblemSchema } from "./schemas.ts";
 import { ROUTES } from "./table.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route, type RouteResponse } from "./types.ts";
 
-/** The API's version, and the package's (docs/compatibility.md: what each part of it promises). */
+/** The API's version, and the package's (docs/operators.md, "Versions and upgrading": what each part of it promises). */
 export const API_VERSION = "1.0.0";
 const OPENAPI_VERSION = "3.1.0";
 
@@ -63,7 +63,7 @@ const HEADERS: Record<string, JsonObject> = {
 };
 
 /** A route whose answers are pages of a ranked list, and so carry `Link`. */
-const isPaged = (route: Route) => route.paged !== undefined || (route.static.kind === "query" && route.static.forms.some((f) => f.pages !== undefined));
+export const isPaged = (route: Route) => route.paged !== undefined || (route.static.kind === "query" && route.static.forms.some((f) => f.pages !== undefined));
 
 export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
   const components: Record<string, Json> = {};
@@ -104,7 +104,7 @@ function createOperation(route: Route, components: Record<string, Json>, example
   // Reads carry them too when the operator switches the read limit on.
   const limited: Record<string, Json> = Object.fromEntries(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy"].map((h) => [h, ref(h)]));
   const csp: Record<string, Json> = route.id === "getEmbed" ? { "Content-Security-Policy": ref("Content-Security-Policy") } : {};
-  const all: RouteResponse[] = [...route.responses, ...commonResponses(route)];
+  const all: RouteResponse[] = [...route.responses, ...listCommonResponses(route)];
   for (const response of all) {
     const headers: Record<string, Json> = { ...common, ...limited, ...csp };
     if (route.method === "GET" && response.status < 400 && response.status !== 301) headers.ETag = ref("ETag");
@@ -186,7 +186,8 @@ function describeSource(route: Route): string {
   return `\n\nFile in dist: \`${route.file}\`${more}. Cache-Control: \`${CACHE_CONTROL[route.cache]}\`.`;
 }
 
-function commonResponses(route: Route): RouteResponse[] {
+/** The statuses a route answers besides its own: 304, ranges, what the HTTP layer refuses, limits, 500, a static host's 501. */
+export function listCommonResponses(route: Route): RouteResponse[] {
   const problem = (status: number, description: string): RouteResponse => ({ status, description, media: "problem", schema: ProblemSchema });
   const list: RouteResponse[] = [];
   if (route.method === "GET") list.push({ status: 304, description: "Not modified: the If-None-Match tag is current.", media: route.media });
@@ -225,6 +226,41 @@ function fileHeaders(status: number): Record<string, Json> {
   if (status === 200) headers["Content-Encoding"] = ref("Content-Encoding");
   if (status === 206) headers["Content-Range"] = ref("Content-Range");
   return headers;
+}
+
+/** What readOpenApiExamples reads of an operation: its id, the example request, its answers' examples. */
+interface ExampleOperation {
+  operationId: string;
+  "x-example-request"?: { url: string; body?: unknown };
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+
+/**
+ * The real examples a document carries, by route id: the inverse of `examples` above (each
+ * operation's `x-example-request` and the answer shown under its response), so that a build's
+ * answers can be read back from its openapi.json, the same ones its /docs page shows.
+ */
+export function readOpenApiExamples(document: { paths: Record<string, Record<string, ExampleOperation>> }): Map<string, RouteExample> {
+  const routes = new Map((ROUTES as readonly Route[]).map((route) => [route.id, route]));
+  const examples = new Map<string, RouteExample>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      const request = operation["x-example-request"];
+      const route = routes.get(operation.operationId);
+      if (!request || !route) continue;
+      const exampleOf = (response: RouteResponse) => operation.responses[String(response.status)]?.content?.[toMediaKey(response.media)]?.example;
+      const shown = route.responses.find((response) => exampleOf(response) !== undefined);
+      if (!shown) continue;
+      examples.set(route.id, {
+        url: request.url,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        status: shown.status,
+        contentType: MEDIA_TYPES[shown.media],
+        response: exampleOf(shown),
+      });
+    }
+  }
+  return examples;
 }
 
 /** A response's media type as the document's content key: without its parameters (`charset=utf-8`). */

@@ -1,5 +1,5 @@
 /**
- * The compatibility policy (docs/compatibility.md), enforced: the public surface of this major
+ * The compatibility policy (docs/operators.md, "Versions and upgrading"), enforced: the public surface of this major
  * version — every route, every documented field of every answer, every command's flags, the dump
  * columns and the snapshot contract — is recorded in test/fixtures/public-surface.json. A name
  * that disappears fails the suite unless the major version moved (and a new record starts); a new
@@ -81,7 +81,7 @@ describe("the public surface", () => {
       expect.fail(`the major version moved (${recorded.major} → ${current.major}): record the new surface with UPDATE_SURFACE=1 and say what went in CHANGELOG.md`);
     }
     const now = new Set(current[kind]);
-    expect(recorded[kind].filter((name) => !now.has(name)), `gone without a major version (docs/compatibility.md)`).toEqual([]);
+    expect(recorded[kind].filter((name) => !now.has(name)), `gone without a major version (docs/operators.md, "Versions and upgrading")`).toEqual([]);
     const known = new Set(recorded[kind]);
     expect(current[kind].filter((name) => !known.has(name)), "new: record it with UPDATE_SURFACE=1 (and in CHANGELOG.md)").toEqual([]);
   });

@@ -2,15 +2,18 @@
  * Docs that cannot drift: every relative link in the project's Markdown (README, guides under
  * docs/, ARCHITECTURE, CHANGELOG, SECURITY) points at a file of the checkout, and every anchor at
  * a heading of its page, with the anchors GitHub makes (lower-cased, punctuation dropped, spaces
- * as hyphens, repeats numbered); and every flag of every command is named in the README or a guide.
+ * as hyphens, repeats numbered); every flag of every command is named in the README or a guide;
+ * and every route of the table is named in a guide.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BENCH, BUILD, DEPLOY, FINGERPRINTS, HOSTING, SAMPLE, SERVE } from "../../cli/flag-table.ts";
+import { ROUTES } from "../../core/routes/table.ts";
+import { listMarkdownPages } from "../helpers/markdown-pages.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
-const PAGES = [...readdirSync(ROOT).filter((name) => name.endsWith(".md")), ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const PAGES = listMarkdownPages(ROOT);
 
 /** The anchors GitHub gives a page's headings. */
 function listAnchors(markdown: string): Set<string> {
@@ -73,6 +76,14 @@ describe("the flag table in the docs", () => {
     const missing = [SAMPLE, BUILD, SERVE, HOSTING, FINGERPRINTS, BENCH, DEPLOY].flatMap((command) =>
       Object.keys(command.flags).filter((flag) => !docs.includes(`--${flag}`)).map((flag) => `${command.name} --${flag}`),
     );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("the route table in the docs", () => {
+  it("names every route, method and path, in a guide under docs/", () => {
+    const guides = PAGES.filter((page) => page.startsWith("docs/")).map((page) => readFileSync(join(ROOT, page), "utf8")).join("\n");
+    const missing = ROUTES.filter((route) => !guides.includes(`${route.method} ${route.path}`)).map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
   });
 });

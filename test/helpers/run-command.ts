@@ -3,7 +3,8 @@
  * address, so that any folder can be its working directory), with only the environment a test
  * gives it: the variables the commands read are cleared first, so the machine's own cannot leak in.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,7 +43,11 @@ export async function runScript(script: string, args: string[], options: RunOpti
   const [command, argv] = options.withoutReadOverride
     ? ["setpriv", ["--bounding-set", "-dac_override,-dac_read_search", process.execPath, ...node]]
     : [process.execPath, node];
-  const child = spawn(command, argv, { cwd: options.cwd, env: getCommandEnv(options.env), stdio: ["ignore", "pipe", "pipe"], timeout: options.timeoutMs, killSignal: "SIGKILL" });
+  return collectOutput(spawn(command, argv, { cwd: options.cwd, env: getCommandEnv(options.env), stdio: ["ignore", "pipe", "pipe"], timeout: options.timeoutMs, killSignal: "SIGKILL" }));
+}
+
+/** A started command's output and exit status, once it has closed its streams. */
+export async function collectOutput(child: ChildProcessByStdio<null, Readable, Readable>): Promise<CommandResult> {
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
