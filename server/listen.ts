@@ -8,7 +8,7 @@
  * The server is Node's own rather than listhen's: listhen makes it with no options (so Node's
  * timers would be checked every 30 s), and its close resets idle keep-alive connections.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { toNodeHandler } from "h3/node";
 import { createApp, type AppOptions } from "./app.ts";
@@ -39,11 +39,25 @@ export interface RunningServer {
   close(): Promise<DrainReport>;
 }
 
+/**
+ * Node's response, with the standard reason phrase when the answer gives none. A web Response
+ * made with a status alone has an empty statusText, which h3's Node handler passes on as the
+ * reason: `HTTP/1.1 422 ` is valid HTTP, but a client that shows `statusText` (fetch, Python's
+ * `reason`) shows nothing. nginx sends `422 Unprocessable Entity`; so does this server.
+ */
+class ReasonedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
+    if (reason === "" || reason === undefined) return super.writeHead(statusCode, STATUS_CODES[statusCode] ?? "", headers);
+    if (typeof reason === "string") return super.writeHead(statusCode, reason, headers);
+    return super.writeHead(statusCode, STATUS_CODES[statusCode] ?? "", reason);
+  }
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const redis = options.redisUrl ? await connectRedisStore(options.redisUrl) : undefined;
   const handle = toNodeHandler(createApp({ ...options, redis }));
-  const server = createServer(getNodeServerOptions(timeouts), (request, response) => {
+  const server = createServer({ ...getNodeServerOptions(timeouts), ServerResponse: ReasonedResponse }, (request, response) => {
     if (refuseMissingHost(request, response)) return;
     limitBodyTime(request, response, timeouts.bodyMs);
     void handle(request, response);

@@ -29,6 +29,26 @@ describe("startServer", () => {
     }
   });
 
+  it("sends the standard reason phrase with every status, as nginx does (clients show it as statusText)", async () => {
+    const server = await start(0);
+    try {
+      for (const [path, init, line] of [
+        ["/api/check/spam_king", {}, "200 OK"],
+        ["/api/check/not%20a%20username", {}, "422 Unprocessable Entity"],
+        ["/api/check/spam_king", { method: "DELETE" }, "405 Method Not Allowed"],
+        ["/nothing-here.json", {}, "404 Not Found"],
+      ] as const) {
+        const response = await fetch(new URL(path, server.url), init);
+        expect(`${response.status} ${response.statusText}`, path).toBe(line);
+      }
+      const etag = (await fetch(new URL("/api/check/spam_king", server.url))).headers.get("etag")!;
+      const cached = await fetch(new URL("/api/check/spam_king", server.url), { headers: { "if-none-match": etag } });
+      expect(`${cached.status} ${cached.statusText}`).toBe("304 Not Modified");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("listens on an explicit port as asked, and gives its URL", async () => {
     const port = await getFreePort();
     const server = await start(port);
