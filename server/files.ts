@@ -5,7 +5,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EMBED_CSP_HEADER } from "../core/embed-policy.ts";
+import { ROUTES } from "../core/routes/table.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../core/routes/types.ts";
+import { VARIANT_SUFFIX } from "../core/routes/variants.ts";
 import type { BuildState } from "./dist-source.ts";
 import type { StoredFile } from "./file-store.ts";
 import { sendStoredFile, type FileAnswer } from "./send-file.ts";
@@ -28,8 +30,13 @@ const TYPES: Record<string, string> = {
   webmanifest: "application/manifest+json",
 };
 
-/** Files that describe the build itself: clients should revalidate them every time. */
-const NO_CACHE = new Set(["manifest.json", "build-report.json"]);
+/**
+ * The files that describe the build (the manifest, the build report, the OpenAPI document) and
+ * their precompressed siblings: revalidated, as their routes are, when asked at their own path.
+ */
+const NO_CACHE = new Set(
+  (ROUTES as readonly Route[]).flatMap((route) => (route.file !== null && route.cache === "revalidate" ? [route.file, ...Object.values(VARIANT_SUFFIX).map((suffix) => `${route.file}${suffix}`)] : [])),
+);
 
 export function getContentType(path: string): string {
   const dot = path.lastIndexOf(".");

@@ -17,9 +17,10 @@
 import { CATEGORIES } from "../categories.ts";
 import { EMBED_CSP_HEADER } from "../embed-policy.ts";
 import { BAD_ENCODING_DETAIL, formatCannotAnswer, formatProblem } from "../routes/problem.ts";
-import { BAD_REQUEST_FILE, CANNOT_ANSWER_FILE, ROUTES } from "../routes/table.ts";
+import { BAD_REQUEST_FILE, CANNOT_ANSWER_FILE, HOST_CONFIG_FILES, HOST_CONFIG_PREFIX, ROUTES, SUPPORT_FILES } from "../routes/table.ts";
 import { fillTemplate, listTemplateParams } from "../routes/templates.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../routes/types.ts";
+import { VARIANT_SUFFIX } from "../routes/variants.ts";
 
 const routes = ROUTES as readonly Route[];
 
@@ -70,13 +71,16 @@ export function renderRedirects(): string {
 }
 
 export function renderHeaders(): string {
-  const blocks = new Map<string, Record<string, string>>();
-  const add = (path: string, headers: Record<string, string>) => blocks.set(path, { ...(blocks.get(path) ?? {}), ...headers });
-  // Cache-Control per route, not on `/*`: these hosts join the values of every matching rule.
+  const rules: HeaderRule[] = [];
+  const add = (path: string, headers: Record<string, string>) => rules.push({ path, headers });
+  // Cache-Control per path, not on `/*`: these hosts join the values of every matching rule.
   add("/*", { "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" });
   for (const route of routes) {
     if (route.file === null) continue;
-    add(toHostPath(route.path), { "Cache-Control": CACHE_CONTROL[route.cache] });
+    const cache = { "Cache-Control": CACHE_CONTROL[route.cache] };
+    // The URL, and the file behind it at its own path (with its precompressed siblings), as the live server serves both.
+    add(toHostPath(route.path), cache);
+    for (const path of withVariants(toHostPath(`/${route.file}`))) add(path, cache);
     if (route.id === "getEmbed") add("/embed/*", { "Content-Security-Policy": EMBED_CSP_HEADER });
     // The file's extension names another type (`.feed.json` is JSON): say it per file.
     if (route.media === "feedJson") {
@@ -84,10 +88,61 @@ export function renderHeaders(): string {
       for (const category of categories) add(category === null ? route.path : fillTemplate(route.path, { category }), { "Content-Type": MEDIA_TYPES.feedJson });
     }
   }
+  // The files no route names, served at their own path like any file of the build.
+  for (const { file } of SUPPORT_FILES) {
+    if (HOST_CONFIG_FILES.includes(file) || file.startsWith(HOST_CONFIG_PREFIX)) continue;
+    for (const path of withVariants(toHostPath(`/${file}`))) add(path, { "Cache-Control": CACHE_CONTROL.public });
+  }
   add(`/${CANNOT_ANSWER_FILE.replace("{id}.json", "*")}`, { "Content-Type": MEDIA_TYPES.problem, "Cache-Control": CACHE_CONTROL.none });
+  const blocks = new Map<string, Record<string, string>>();
+  for (const rule of foldHeaderRules(rules)) blocks.set(rule.path, { ...(blocks.get(rule.path) ?? {}), ...rule.headers });
   const lines = ["# Generated from the route table (core/routes/table.ts)."];
   for (const [path, headers] of blocks) {
     lines.push(path, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`));
   }
   return `${lines.join("\n")}\n`;
+}
+
+interface HeaderRule {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** A fixed file path and its precompressed siblings; a pattern (`:name`, `*`) already matches them. */
+function withVariants(path: string): string[] {
+  if (path.includes(":") || path.includes("*")) return [path];
+  return [path, ...Object.values(VARIANT_SUFFIX).map((suffix) => `${path}${suffix}`)];
+}
+
+/**
+ * Each header of each path from one rule only. Netlify lets a later rule win where two set the
+ * same header of a path, Cloudflare Pages joins their values with a comma (two Cache-Controls
+ * make one that caches treat as stale), so a rule whose every path a wider rule already gives
+ * the same header is left out: `/dumps/index.json` under `/dumps/*`, `/rss/category/:category`
+ * under `/rss/category/*`. A wider rule is a prefix of segments ending in `*`. Two rules that would
+ * give a path different values are an error in the table, not something a host could settle.
+ */
+export function foldHeaderRules(rules: readonly HeaderRule[]): HeaderRule[] {
+  const out: HeaderRule[] = [];
+  for (const [index, rule] of rules.entries()) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(rule.headers)) {
+      const wider = rules.find((other, at) => at !== index && other.headers[name] !== undefined && (covers(other.path, rule.path) || (other.path === rule.path && at < index)));
+      if (wider && wider.headers[name] !== value) throw new Error(`_headers: ${rule.path} and ${wider.path} give ${name} two values (${value}; ${wider.headers[name]})`);
+      if (!wider) headers[name] = value;
+    }
+    if (Object.keys(headers).length > 0) out.push({ path: rule.path, headers });
+  }
+  return out;
+}
+
+/** Whether every path `narrow` matches is matched by `wide`, a prefix ending in `*`. */
+function covers(wide: string, narrow: string): boolean {
+  if (wide === narrow || !wide.endsWith("/*")) return false;
+  const prefix = wide.slice(0, -2).split("/");
+  const segments = narrow.split("/");
+  // Deeper only: on Pages `/a/*` does not match `/a`, so a rule for `/a` itself stays (on Netlify,
+  // where it does, the later of two rules with the same value wins and nothing is joined).
+  if (segments.length <= prefix.length) return false;
+  return prefix.every((segment, i) => segment === segments[i] || (segment.startsWith(":") && !segments[i]!.includes("*")));
 }

@@ -10,7 +10,7 @@ import { formatCannotAnswer } from "../../core/routes/problem.ts";
 import { CANNOT_ANSWER_FILE, ROUTES } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../../core/routes/types.ts";
-import { renderHeaders, renderRedirects } from "../../core/hosting/netlify.ts";
+import { foldHeaderRules, renderHeaders, renderRedirects } from "../../core/hosting/netlify.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 
 const routes = ROUTES as readonly Route[];
@@ -103,7 +103,16 @@ describe("_headers", () => {
   it("gives every file route its Cache-Control", () => {
     expect(blocks.get("/api/badge/*")!["Cache-Control"]).toBe(CACHE_CONTROL.public);
     expect(blocks.get("/openapi.json")!["Cache-Control"]).toBe(CACHE_CONTROL.revalidate);
-    expect(blocks.get("/api/check/:identifier")!["Cache-Control"]).toBe(CACHE_CONTROL.public);
+    // The URL /api/check/:identifier is one of the paths of the file rule /api/check/* (api/check/{identifier}.json).
+    expect(blocks.get("/api/check/*")!["Cache-Control"]).toBe(CACHE_CONTROL.public);
+    expect(blocks.has("/api/check/:identifier")).toBe(false);
+  });
+
+  it("leaves out a rule a wider one already covers with the same value, and refuses two values for a path", () => {
+    const cache = (value: string) => ({ "Cache-Control": value });
+    expect(foldHeaderRules([{ path: "/dumps/*", headers: cache("a") }, { path: "/dumps/index.json", headers: cache("a") }, { path: "/dumps", headers: cache("a") }]).map((r) => r.path)).toEqual(["/dumps/*", "/dumps"]);
+    expect(foldHeaderRules([{ path: "/x/:id", headers: cache("a") }, { path: "/x/:id/*", headers: cache("a") }, { path: "/x/:id/y", headers: cache("a") }]).map((r) => r.path)).toEqual(["/x/:id", "/x/:id/*"]);
+    expect(() => foldHeaderRules([{ path: "/dumps/*", headers: cache("a") }, { path: "/dumps/index.json", headers: cache("b") }])).toThrow(/two values/);
   });
 
   it("says the JSON Feed type and the embeds' policy, which the extensions do not", () => {
