@@ -10,7 +10,8 @@ import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../core/routes/types.ts"
 import { VARIANT_SUFFIX } from "../core/routes/variants.ts";
 import type { BuildState } from "./dist-source.ts";
 import type { StoredFile } from "./file-store.ts";
-import { sendStoredFile, type FileAnswer } from "./send-file.ts";
+import { markPublicHeaders } from "./respond.ts";
+import { answerWithFile, sendStoredFile, type FileAnswer } from "./send-file.ts";
 
 /** Content types of files served at their own path, by extension (the table's media types where it has one). */
 const TYPES: Record<string, string> = {
@@ -86,6 +87,15 @@ export function sendFile(request: Request, state: BuildState, file: StoredFile):
 /** A route's file: the table's media type and cache policy (a 404 page is not cached). */
 export function sendRouteFile(request: Request, state: BuildState, route: Route, file: StoredFile, status = 200): Response | Promise<Response> {
   return sendStoredFile(request, state.files, file, getRouteAnswer(state, route, status));
+}
+
+/**
+ * A route's file answered for this request only, not kept as the URL's answer: one that depends
+ * on more than the URL (the HTML 404 page a browser gets where an API client gets the problem).
+ */
+export function sendRouteFileOnce(request: Request, state: BuildState, route: Route, file: StoredFile, status: number): Response | Promise<Response> {
+  const response = answerWithFile(request, state.files, file, getRouteAnswer(state, route, status));
+  return response instanceof Promise ? response.then(markPublicHeaders) : markPublicHeaders(response);
 }
 
 /** How a route answers with a file of this status, in this build. */

@@ -9,6 +9,9 @@
  *   (`/_static-host/cannot-answer/{route id}.json`, listed first so it wins over a form).
  * - `_headers` gives every path CORS and nosniff, each route's Cache-Control, its media type
  *   where the file's extension does not say it (JSON Feed) and the embeds' CSP.
+ * - What is no file under /api/ is the problem+json 404 (`_static-host/not-found.json`); a page
+ *   that is not there is the host's own 404 page, the site's `404.html`. A page's other form
+ *   (`/docs/`) answers the page: a 301 between the forms would loop on these hosts.
  *
  * What these hosts cannot do (lower-case a username, tell a missing page of a list from a page,
  * reject a repeated parameter) the docs list per route as "On a static host"; nginx does more
@@ -16,8 +19,8 @@
  */
 import { CATEGORIES } from "../categories.ts";
 import { EMBED_CSP_HEADER } from "../embed-policy.ts";
-import { BAD_ENCODING_DETAIL, formatCannotAnswer, formatProblem } from "../routes/problem.ts";
-import { BAD_REQUEST_FILE, CANNOT_ANSWER_FILE, HOST_CONFIG_FILES, HOST_CONFIG_PREFIX, ROUTES, SUPPORT_FILES } from "../routes/table.ts";
+import { BAD_ENCODING_DETAIL, formatCannotAnswer, formatProblem, NOT_FOUND_DETAIL } from "../routes/problem.ts";
+import { BAD_REQUEST_FILE, CANNOT_ANSWER_FILE, HOST_CONFIG_FILES, HOST_CONFIG_PREFIX, NOT_FOUND_PROBLEM_FILE, ROUTES, SUPPORT_FILES } from "../routes/table.ts";
 import { fillTemplate, listTemplateParams } from "../routes/templates.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../routes/types.ts";
 import { VARIANT_SUFFIX } from "../routes/variants.ts";
@@ -29,6 +32,7 @@ const routes = ROUTES as readonly Route[];
 export function getStaticHostProblemFiles(): { path: string; data: string }[] {
   return [
     { path: BAD_REQUEST_FILE, data: formatProblem(400, BAD_ENCODING_DETAIL) },
+    { path: NOT_FOUND_PROBLEM_FILE, data: formatProblem(404, NOT_FOUND_DETAIL) },
     ...routes.filter(needsCannotAnswer).map((route) => ({ path: fillTemplate(CANNOT_ANSWER_FILE, { id: route.id }), data: formatCannotAnswer(route) })),
   ];
 }
@@ -67,6 +71,12 @@ export function renderRedirects(): string {
       lines.push(`${toHostPath(route.path)} /${route.file.replace(/\{([a-z_]+)\}/g, ":$1")} 200`);
     }
   }
+  // Last, and only where no file is (a rule without `!` never shadows one): what is no file under
+  // /api/ is the problem+json 404, where the host would send its HTML 404 page to every client.
+  // Pages need no rule: the host's own 404.html is the site's. Nor can a page's other form be a
+  // 301 here, as on the live server and nginx: these hosts match a rule with or without a trailing
+  // slash, so a rule from one form to the other would loop; both forms answer the page.
+  lines.push(`/api/* /${NOT_FOUND_PROBLEM_FILE} 404`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -94,6 +104,7 @@ export function renderHeaders(): string {
     for (const path of withVariants(toHostPath(`/${file}`))) add(path, { "Cache-Control": CACHE_CONTROL.public });
   }
   add(`/${CANNOT_ANSWER_FILE.replace("{id}.json", "*")}`, { "Content-Type": MEDIA_TYPES.problem, "Cache-Control": CACHE_CONTROL.none });
+  add(`/${NOT_FOUND_PROBLEM_FILE}`, { "Content-Type": MEDIA_TYPES.problem, "Cache-Control": CACHE_CONTROL.none });
   const blocks = new Map<string, Record<string, string>>();
   for (const rule of foldHeaderRules(rules)) blocks.set(rule.path, { ...(blocks.get(rule.path) ?? {}), ...rule.headers });
   const lines = ["# Generated from the route table (core/routes/table.ts)."];

@@ -936,6 +936,8 @@ export const FINGERPRINT_INDEX_FILE = "fingerprint/index.json";
 export const CANNOT_ANSWER_FILE = "_static-host/cannot-answer/{id}.json";
 /** The 400 problem of a path that does not decode, for hosts that refuse it before any rule (nginx). */
 export const BAD_REQUEST_FILE = "_static-host/bad-request.json";
+/** The problem+json 404 a Netlify-like host answers under /api/ (it would send its HTML 404 page to every client). */
+export const NOT_FOUND_PROBLEM_FILE = "_static-host/not-found.json";
 
 export const SUPPORT_FILES = [
   { file: EMBED_NOT_FOUND_FILE, purpose: "The HTML 404 page of /embed/ (getEmbed's 404)." },
@@ -956,6 +958,7 @@ export const SUPPORT_FILES = [
   { file: "_headers", purpose: "Headers per path for Netlify / Cloudflare Pages (not served)." },
   { file: "_redirects", purpose: "Rewrites for Netlify / Cloudflare Pages (not served)." },
   { file: BAD_REQUEST_FILE, purpose: "The 400 problem of a path whose percent-encoding does not decode (nginx's error_page)." },
+  { file: NOT_FOUND_PROBLEM_FILE, purpose: "The problem+json 404 of a path under /api/ that is no file, for hosts that answer with a file (`_redirects`)." },
   { file: CANNOT_ANSWER_FILE, purpose: "The 501 problem of a route, for hosts that answer with a file (`_redirects`)." },
   { file: NOT_FOUND_PAGE_FILE, purpose: "The HTML 404 page of the site's pages (their notFoundFile)." },
   { file: NOT_FOUND_BADGE_FILE, purpose: "The SVG \"not found\" badge, the 404 of badges and cards (their notFoundFile)." },

@@ -8,12 +8,12 @@
  * path in dist (every file is public; the manifest lists them).
  */
 import { normalizeKey } from "../../core/lookup.ts";
-import { getRoutePath } from "../../core/routes/match.ts";
-import { HOST_CONFIG_FILES, HOST_CONFIG_PREFIX, getRoute, type RouteId } from "../../core/routes/table.ts";
+import { createUrlMatcher, getRoutePath } from "../../core/routes/match.ts";
+import { HOST_CONFIG_FILES, HOST_CONFIG_PREFIX, NOT_FOUND_PAGE_FILE, ROUTES, getRoute, type RouteId } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import { CACHE_CONTROL, type Route } from "../../core/routes/types.ts";
 import type { BuildState } from "../dist-source.ts";
-import { readBuildFile, sendFile, sendRouteFile, toBuildPath } from "../files.ts";
+import { readBuildFile, sendFile, sendRouteFile, sendRouteFileOnce, toBuildPath } from "../files.ts";
 import { sendNotFound, sendRedirect } from "../respond.ts";
 import { findCompany } from "./company.ts";
 import type { RouteContext } from "./context.ts";
@@ -64,7 +64,17 @@ export async function sendRouteNotFound(request: Request, state: BuildState, rou
   const file = route?.notFoundFile;
   const page = file ? await readBuildFile(state, file) : null;
   if (route && page) return sendRouteFile(request, state, route, page, 404);
-  return sendNotFound(request);
+  return sendProblemOrPage(request, state);
+}
+
+/**
+ * The 404 of a path with no not-found file of its own: the site's HTML 404 page for a browser
+ * outside /api/ (a dead link followed), problem+json for anyone else. Not kept as the URL's
+ * answer, since it depends on the request's Accept.
+ */
+async function sendProblemOrPage(request: Request, state: BuildState): Promise<Response> {
+  const page = !new URL(request.url).pathname.startsWith(API_PREFIX) && acceptsHtml(request) ? await readBuildFile(state, NOT_FOUND_PAGE_FILE) : null;
+  return page ? sendRouteFileOnce(request, state, PAGE_WITH_404, page, 404) : sendNotFound(request);
 }
 
 export async function serveBuildFile({ request, url, state }: RouteContext): Promise<Response> {
@@ -73,5 +83,31 @@ export async function serveBuildFile({ request, url, state }: RouteContext): Pro
   const hidden = path !== null && (HOST_CONFIG_FILES.includes(path) || path.startsWith(HOST_CONFIG_PREFIX));
   const file = path && !hidden ? await readBuildFile(state, path) : null;
   if (file) return sendFile(request, state, file);
-  return sendRouteNotFound(request, state, url.pathname.startsWith(EMBED_PREFIX) ? EMBED : undefined);
+  const canonical = await findPageByOtherSlash(url.pathname, state);
+  if (canonical) return sendRedirect(`${state.urls.base}${canonical.path}${url.search}`, CACHE_CONTROL[canonical.route.cache]);
+  if (url.pathname.startsWith(EMBED_PREFIX)) return sendRouteNotFound(request, state, EMBED);
+  return sendProblemOrPage(request, state);
+}
+
+/** The site's pages: their URLs have one form, with or without a trailing slash as the table writes it. */
+const matchPage = createUrlMatcher((ROUTES as readonly Route[]).filter((route) => route.method === "GET" && route.media === "html" && route.file !== null));
+const API_PREFIX = "/api/";
+/** A page route whose not-found file is the site's 404 page: how it is answered (type, no caching). */
+const PAGE_WITH_404 = (ROUTES as readonly Route[]).find((route) => route.notFoundFile === NOT_FOUND_PAGE_FILE)!;
+
+/**
+ * A page asked at its other form (`/docs/` for `/docs`, `/dumps` for `/dumps/`): the page and its
+ * canonical path when it exists in this build, for a 301 there; else null.
+ */
+async function findPageByOtherSlash(pathname: string, state: BuildState): Promise<{ route: Route; path: string } | null> {
+  if (pathname === "/") return null;
+  const other = pathname.endsWith("/") ? pathname.slice(0, -1) : `${pathname}/`;
+  const page = matchPage("GET", other);
+  const file = page && getRouteFilePath(page.route, page.params);
+  return page && file && (await readBuildFile(state, file)) ? { route: page.route, path: other } : null;
+}
+
+/** Whether the request is a browser's navigation: it names HTML among what it accepts. */
+function acceptsHtml(request: Request): boolean {
+  return /\btext\/html\b/i.test(request.headers.get("accept") ?? "");
 }

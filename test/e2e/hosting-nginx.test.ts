@@ -179,6 +179,30 @@ describe.skipIf(!nginx)("the generated nginx block on real nginx", () => {
     expect((await get(host.url, "/api/chat/zz_none/badge.svg")).headers["content-type"]).toBe("image/svg+xml; charset=utf-8");
   });
 
+  it("answers a page's other form with a 301 to it, and a missing page asked by a browser with the HTML 404 page, like the live server", async () => {
+    const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+    const ask = async (base: string, url: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(base + url, { redirect: "manual", headers });
+      const body = Buffer.from(await res.arrayBuffer());
+      // A 301's body and its type are nginx's own short HTML page; clients read the Location.
+      const compared = res.status === 301 ? COMPARED_HEADERS.filter((h) => h !== "content-type") : COMPARED_HEADERS;
+      return { status: res.status, location: res.headers.get("location"), headers: Object.fromEntries(compared.map((h) => [h, res.headers.get(h)])), body: res.status === 301 ? null : body };
+    };
+    const liveBase = live.url.replace(/\/$/, "");
+    const redirects = ["/docs/", "/companies/", "/dumps", "/companies/page/2/", "/docs/?x=1"];
+    const missing = ["/company/zz-none/", "/no/such/thing", "/no/such/thing/", "/dumps/nothing.csv", "/api/nothing", "/api/companies/"];
+    for (const url of [...redirects, ...missing]) {
+      for (const headers of [{}, browser]) {
+        const [fromHost, fromLive] = await Promise.all([ask(host.url, url, headers), ask(liveBase, url, headers)]);
+        expect(fromHost, `${url} ${JSON.stringify(headers)}`).toEqual(fromLive);
+      }
+    }
+    expect((await ask(host.url, "/docs/")).location).toBe(`${BASE_URL}/docs`);
+    expect((await ask(host.url, "/dumps")).location).toBe(`${BASE_URL}/dumps/`);
+    expect((await ask(host.url, "/no/such/thing", browser)).headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect((await ask(host.url, "/api/nothing", browser)).headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+  });
+
   it.each(routes.map((r) => [r.id, r] as const))("%s: sends a precompressed variant exactly where the build wrote one", async (_, route) => {
     const url = examples.get(route.id) ?? route.path;
     const plain = await getRaw(host.url, url, "");
