@@ -64,7 +64,8 @@ export function renderSection(record: BenchRecord): string {
     "",
     "| metric | value | baseline (same run) | ratio | target |",
     "| --- | --- | --- | --- | --- |",
-    ...record.rows.map((r) => `| ${[r.metric, r.value, r.baseline, r.ratio, r.target].map(cell).join(" | ")} |`),
+    // A row indented under the one before (its files, its time) keeps a mark of it: a table cell drops leading spaces.
+    ...record.rows.map((r) => `| ${[r.metric.replace(/^\s+/, (indent) => "· ".repeat(Math.ceil(indent.length / 2))), r.value, r.baseline, r.ratio, r.target].map(cell).join(" | ")} |`),
     markerEnd(record.name),
   ];
   return lines.join("\n");
@@ -128,7 +129,18 @@ const asIs = (r: BenchRow | undefined) => r && { figure: r.value, baseline: r.ba
 
 /** The figures the README's front page shows, each taken from the table of its benchmark. */
 const HEADLINES: Headline[] = [
-  { bench: "build", anchor: "build", what: "full build at 1 000 000 usernames, beside the disk's floor", pick: (rows) => asIs(row(rows, /^full build/)) },
+  {
+    bench: "build",
+    anchor: "build",
+    what: "full build at 1 000 000 usernames, beside the disk's floor",
+    pick: (rows) => {
+      const full = row(rows, /^full build/);
+      const before = row(rows, /^[·\s]*the same, beside the floor written right before/);
+      if (!full || !before) return asIs(full);
+      const seconds = (baseline: string) => /: ([\d.,]+ s)$/.exec(baseline)?.[1] ?? baseline;
+      return { figure: full.value, baseline: `floor written right before it ${seconds(before.baseline)}, right after ${seconds(full.baseline)}`, ratio: `${before.ratio} / ${full.ratio}` };
+    },
+  },
   { bench: "build", anchor: "build", what: "its peak RSS", pick: (rows) => asIs(row(rows, /^build peak RSS/)) },
   {
     bench: "incremental",
@@ -136,12 +148,12 @@ const HEADLINES: Headline[] = [
     what: "a day of changes at 1M, built incrementally",
     pick: (rows) => {
       const index = rows.findIndex((r) => r.metric === "a day of changes");
-      const full = rows.slice(index + 1).find((r) => r.metric.trim() === "the same snapshot with --full");
+      const full = rows.slice(index + 1).find((r) => r.metric.replace(/^[·\s]+/, "") === "the same snapshot with --full");
       return index === -1 || !full ? undefined : { figure: rows[index]!.value, baseline: `${full.value} with \`--full\`, same snapshot`, ratio: full.ratio };
     },
   },
   { bench: "changes", anchor: "the-change-feed", what: "a day's spammer change file at 1M", pick: (rows) => asIs(row(rows, /^spammers: the day's change file/)) },
-  { bench: "search", anchor: "search", what: "global search, 100 000 entities and 1M usernames", pick: (rows) => asIs(row(rows, /^global: p50 \/ p99/)) },
+  { bench: "search", anchor: "search", what: "global search p50 / p99 / max, 100 000 entities and 1M usernames", pick: (rows) => asIs(row(rows, /^global: p50 \/ p99/)) },
   { bench: "serve", anchor: "serving", what: "the live server, a known check, 100 000 usernames", pick: (rows) => asIs(row(rows, /^GET \/api\/check\/\{known\}/)) },
 ];
 
