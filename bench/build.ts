@@ -28,7 +28,8 @@ function runChild(script: string, args: string[], statsFile: string): Promise<Ch
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/child.ts"), script, ...args], {
       cwd: ROOT,
-      env: { ...process.env, BENCH_STATS: statsFile },
+      // What `npm run build` sets (package.json; docs/operators.md "What the build writes"), so a build here is an operator's.
+      env: { ...process.env, BENCH_STATS: statsFile, ...(script === "cli/build.ts" ? { MALLOC_ARENA_MAX: "2" } : {}) },
       stdio: ["ignore", "inherit", "inherit"],
     });
     child.on("error", reject);
