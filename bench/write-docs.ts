@@ -6,6 +6,7 @@
  * table and are written by hand. A benchmark that did not run keeps its section as it was.
  */
 import { cpus, loadavg, release, totalmem } from "node:os";
+import { toTableCell } from "../core/markdown.ts";
 import type { BenchRow } from "./build.ts";
 
 /** Every benchmark of `npm run bench`, in its order: docs/benchmarks.md has a section for each. */
@@ -49,10 +50,8 @@ export function noteMachine(): MachineNote {
 export const markerStart = (name: string): string => `<!-- bench:${name} -->`;
 export const markerEnd = (name: string): string => `<!-- /bench:${name} -->`;
 
-/** A table cell: pipes escaped, line breaks flattened, so a figure never breaks the table. */
-function cell(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ").trim();
-}
+/** A table cell as the project's Markdown writes one (pipes escaped, one line), trimmed. */
+const cell = (text: string): string => toTableCell(text).trim();
 
 /** The section between a benchmark's markers: the command, the day and machine, then the table. */
 export function renderSection(record: BenchRecord): string {
@@ -109,7 +108,7 @@ export function readSectionRows(page: string, name: string): BenchRow[] {
     .filter((line) => line.startsWith("| "))
     .slice(2)
     .map((line) => {
-      const cells = line.slice(2, -2).split(/(?<!\\) \| /).map((c) => c.replace(/\\\|/g, "|").replace(/\\\\/g, "\\"));
+      const cells = line.slice(2, -2).split(/(?<!\\) \| /).map((c) => c.replace(/\\\|/g, "|"));
       const [metric = "", value = "", baseline = "", ratio = "", target = ""] = cells;
       return { metric, value, baseline, ratio, target };
     });

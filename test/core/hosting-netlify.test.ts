@@ -11,6 +11,7 @@ import { CANNOT_ANSWER_FILE, ROUTES } from "../../core/routes/table.ts";
 import { fillTemplate } from "../../core/routes/templates.ts";
 import { CACHE_CONTROL, MEDIA_TYPES, type Route } from "../../core/routes/types.ts";
 import { foldHeaderRules, renderHeaders, renderRedirects } from "../../core/hosting/netlify.ts";
+import { parseHeaderRules } from "../helpers/header-rules.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 
 const routes = ROUTES as readonly Route[];
@@ -33,20 +34,6 @@ function parseRedirects(text: string): Rule[] {
       const [from, ...query] = parts as [string, ...string[]];
       return { from, to, status, query: Object.fromEntries(query.map((q) => q.split("=") as [string, string])) };
     });
-}
-
-function parseHeaders(text: string): Map<string, Record<string, string>> {
-  const blocks = new Map<string, Record<string, string>>();
-  let current: Record<string, string> | null = null;
-  for (const line of text.split("\n")) {
-    if (!line.trim() || line.startsWith("#")) continue;
-    if (!line.startsWith(" ")) blocks.set(line, (current = {}));
-    else {
-      const [name, ...value] = line.trim().split(":");
-      current![name!] = value.join(":").trim();
-    }
-  }
-  return blocks;
 }
 
 let fixture: BuiltFixture;
@@ -94,7 +81,7 @@ describe("_redirects", () => {
 });
 
 describe("_headers", () => {
-  const blocks = parseHeaders(renderHeaders());
+  const blocks = new Map(parseHeaderRules(renderHeaders()).map((rule) => [rule.pattern, rule.headers]));
 
   it("gives every path CORS and nosniff, and no path two Cache-Controls through /*", () => {
     expect(blocks.get("/*")).toEqual({ "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" });
