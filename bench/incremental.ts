@@ -16,9 +16,10 @@
  * Each build runs as `npm run build` would, in its own process (seconds and peak RSS).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { getBuildsLayout, getCurrentBuild } from "../build/publish.ts";
 import type { BenchRow } from "./build.ts";
 import { runBuildChild, settleDisk } from "./build.ts";
 
@@ -91,6 +92,8 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
     makeSnapshot(previous, db, step.sql);
     previous = db;
     settleDisk();
+    // The build this one follows: its change feed is relative to it, and so must the --full build's be.
+    const followed = getCurrentBuild(getBuildsLayout(inc));
     const run = await runBuildChild(["--db", db, "--out", inc, "--reader-grace", "0"], join(workDir, "stats.json"));
     const summary = readSummary(inc);
     const mode = summary.mode;
@@ -109,6 +112,9 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
     );
     if (step.compare) {
       settleDisk();
+      // The full build publishes after the same build (left untouched: an incremental build brings the one before it up to date).
+      mkdirSync(join(workDir, "full"), { recursive: true });
+      if (followed) symlinkSync(followed, full);
       const again = await runBuildChild(["--db", db, "--out", full, "--full"], join(workDir, "stats.json"));
       const same = readFileSync(join(inc, "manifest.json")).equals(readFileSync(join(full, "manifest.json")));
       const sameId = readSummary(inc).buildId === readSummary(full).buildId;
