@@ -24,7 +24,7 @@ import { encodeDigest, planBuild, writeState, type BuildPlan, type KeptTree } fr
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
 import { readSnapshotDigest } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
-import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
+import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, discardUnpublished, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
@@ -49,6 +49,35 @@ export interface BuildOptions {
   emitters?: Emitter[];
   /** How long each publish's change files are kept (`--changes-keep`, `--changes-days`). */
   changeRetention?: ChangeRetention;
+  /** When an incremental build gives way to a full one (default REWRITE_BUDGET; tests lower it to reach it with a small sample). */
+  rewriteBudget?: RewriteBudget;
+}
+
+/**
+ * An incremental build rewrites files in place, which costs more per file than writing a new
+ * folder; once it has had to write anew more check files than the larger of these (a share of the
+ * snapshot's usernames, or a count), the rest of the change is taken to be as large, and a full
+ * build, which reuses the model already read, costs less. At a million usernames, a day of
+ * changes rewrites about 5.5 % of the check files (the alternating folders carry the last two
+ * changes) and costs 75 % of a full build; 12 % costs 136 % (docs/benchmarks.md).
+ */
+export interface RewriteBudget {
+  share: number;
+  minimum: number;
+}
+
+export const REWRITE_BUDGET: RewriteBudget = { share: 0.08, minimum: 2000 };
+
+/** Thrown out of an incremental build that went over its RewriteBudget, with the model it read: the full build starts from it. */
+class ChangeTooLarge extends Error {
+  constructor(
+    readonly model: Model,
+    readonly rewritten: number,
+    /** Seconds the model took to read (it is not read again). */
+    readonly modelSeconds: number,
+  ) {
+    super(`${rewritten} check files to write anew`);
+  }
 }
 
 export interface BuildSummary {
@@ -124,7 +153,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
     const code = getCodeFingerprint(db) + (options.emitters && options.emitters !== EMITTERS ? "+other-emitters" : "");
     made = { id: "", manifest: "", code, options: shaping, snapshot: encodeDigest(digest) };
     plan = planBuild(layout, { ...shaping, full: options.full }, made.code, digest);
-    const before = { digest: (digested - started) / 1000, plan: (performance.now() - digested) / 1000 };
+    const before: Record<string, number> = { digest: (digested - started) / 1000, plan: (performance.now() - digested) / 1000 };
     if (plan.mode === "unchanged") return finishUnchanged(layout, plan, before);
     if (plan.mode === "incremental") {
       const { base, current } = plan;
@@ -133,13 +162,33 @@ export function buildDist(options: BuildOptions): BuildSummary {
         ? withContext(`taking ${base.dir} to bring up to date`, () => takeForStaging(layout, base.dir))
         : withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
       staging = dir;
-      writer = createDiskWriter(dir, { hasBase: base !== null, current: current.dir, watch: WATCHED_CHANGES });
+      writer = createDiskWriter(dir, { hasBase: base !== null, current: current.dir, watch: WATCHED_CHANGES, rewrite: WATCHED_CHANGES.usernames });
     } else {
       const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
       staging = dir;
       writer = createDiskWriter(dir);
     }
-    const result = runBuild(options, db, writer, previousPublish);
+    let result: ReturnType<typeof runBuild>;
+    const reuser = writer;
+    const budget = plan.mode === "incremental" ? { ...(options.rewriteBudget ?? REWRITE_BUDGET), rewritten: () => reuser.rewritten, settled: () => reuser.countRewritten() } : null;
+    const building = performance.now();
+    try {
+      result = runBuild(options, db, writer, previousPublish, { budget });
+    } catch (error) {
+      if (!(error instanceof ChangeTooLarge)) throw error;
+      // Over budget: the folder half brought up to date goes (in the background), a new one is written from the same model.
+      writer.abort();
+      withContext(`discarding ${staging}`, () => discardUnpublished(layout, staging!));
+      staging = null;
+      const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
+      staging = dir;
+      writer = createDiskWriter(dir);
+      const share = Math.round((error.rewritten / Math.max(1, error.model.spammerLists.total)) * 100);
+      plan = { mode: "full", reason: `the change is larger than a full build costs (over ${error.rewritten.toLocaleString("en")} check files to write anew, ${share} % of the usernames)` };
+      before.model = error.modelSeconds;
+      before.abandoned = (performance.now() - building) / 1000 - error.modelSeconds;
+      result = runBuild(options, db, writer, previousPublish, { model: error.model, budget: null });
+    }
     result.timings = { ...before, ...result.timings };
     const dir = staging;
     const id = result.buildId;
@@ -212,7 +261,19 @@ export function buildInMemory(
   }
 }
 
-function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writer, previous: PreviousPublish | null): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
+/**
+ * `given.model`: the model, already read (a build that gave way to a full one); `given.budget`: an
+ * incremental build's RewriteBudget and how many check files its writer has written anew so far
+ * (`rewritten`: as far as the writer got, read as files go; `settled`: once it has done them all,
+ * read once the check files are all handed over, so that the decision does not depend on timing).
+ */
+function runBuild(
+  options: Omit<BuildOptions, "out">,
+  db: Snapshot,
+  writer: Writer,
+  previous: PreviousPublish | null,
+  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null } = {},
+): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
   const rssAfter: Record<string, number> = {};
@@ -223,8 +284,10 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
   // 1. The model: every aggregate and every rejection, before any file is made.
   progress.phase("model");
   let started = performance.now();
-  const model = readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
-  lap("model", started);
+  const model = given.model ?? readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
+  if (!given.model) lap("model", started);
+  const budget = given.budget;
+  const maxRewritten = budget ? Math.max(budget.minimum, Math.ceil(budget.share * model.spammerLists.total)) : Infinity;
   // 2. The emitters, each a function of the model, through the one writer.
   const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model), listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
   const emitters = options.emitters ?? EMITTERS;
@@ -236,8 +299,10 @@ function runBuild(options: Omit<BuildOptions, "out">, db: Snapshot, writer: Writ
     for (const file of emitter.emit(ctx)) {
       ctx.examples.offer(file);
       writer.write(file);
+      if ((writer.fileCount & 255) === 0 && budget && budget.rewritten() > maxRewritten) throw new ChangeTooLarge(model, budget.rewritten(), timings.model ?? 0);
       if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
     }
+    if (emitter.name === "check" && budget && budget.settled() > maxRewritten) throw new ChangeTooLarge(model, budget.rewritten(), timings.model ?? 0);
     lap(emitter.name, started);
     if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
   }

@@ -32,6 +32,10 @@ export function createDiskWriter(root: string, reuse?: ReuseSpec): DiskWriter {
 }
 
 export interface DiskWriter extends Writer {
+  /** Files under the reuse's `rewrite` prefix written anew so far (0 without reuse): see ReuseSpec. */
+  readonly rewritten: number;
+  /** `rewritten` once every file handed over so far is done. */
+  countRewritten(): number;
   /** What an incremental write did, once finished (null for a write into an empty folder without a current build). */
   readonly reused: ReuseStats | null;
 }
@@ -45,8 +49,8 @@ class ThreadedDiskWriter implements DiskWriter {
   private readonly incoming: string | null;
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it (protocol.ts). */
-  private readonly inFlight = new Int32Array(new SharedArrayBuffer(12));
+  /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it, [3]: files rewritten so far (protocol.ts). */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(16));
   private paths: string[] = [];
   private data: (string | Uint8Array)[] = [];
   /** Bytes the batch's data can take in UTF-8 (three per UTF-16 unit of text, at most). */
@@ -68,6 +72,18 @@ class ThreadedDiskWriter implements DiskWriter {
     this.port = port1;
     const data: WriteWorkerData = { root, port: port2, control: this.inFlight.buffer as SharedArrayBuffer, reuse };
     this.worker = startWorker(new URL("./write-worker.cjs", import.meta.url), data, [port2]);
+  }
+
+  /** Files under the reuse's `rewrite` prefix written anew so far, as of the last batch the worker finished. */
+  get rewritten(): number {
+    return Atomics.load(this.inFlight, 3);
+  }
+
+  /** The same, once the worker has done every file handed to it so far (it waits for the worker). */
+  countRewritten(): number {
+    this.send();
+    this.waitUntilIdle();
+    return Atomics.load(this.inFlight, 3);
   }
 
   write(file: OutputFile): void {

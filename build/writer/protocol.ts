@@ -2,10 +2,11 @@
  * What the disk writer (disk-writer.ts) and its worker thread (write-worker.cjs) say to each
  * other. Both sides use these types, the worker through JSDoc.
  *
- * `control` holds three counters: [0] the messages in flight (the worker counts each down when it
+ * `control` holds four counters: [0] the messages in flight (the worker counts each down when it
  * is done with it), [1] set to 1 once the worker has failed, so the main thread, which blocks in
  * Atomics.wait while batches are in flight, learns of a failure without an event loop, and [2]
- * set to 1 by the main thread to make the worker drop what is queued (the build failed elsewhere).
+ * set to 1 by the main thread to make the worker drop what is queued (the build failed elsewhere),
+ * [3] the files under ReuseSpec's `rewrite` prefix the worker has written anew so far.
  */
 import type { MessagePort } from "node:worker_threads";
 import type { Encoding } from "../../core/routes/variants.ts";
@@ -26,6 +27,8 @@ export interface ReuseSpec {
   current: string | null;
   /** Path prefixes whose files that differ from the current build's are counted, by name (e.g. usernames: `api/check/`). */
   watch: Record<string, string>;
+  /** The prefix whose files written anew (not kept, not linked) are counted as they go (control[3]): the build's budget. */
+  rewrite?: string;
 }
 
 /** What an incremental write did: files written anew, linked from the current build, kept in place, deleted; changes by watched name. */

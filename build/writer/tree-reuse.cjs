@@ -75,12 +75,16 @@ class Side {
 
 class TreeReuse {
   /**
-   * @param {{ root: string; baseManifest: Buffer | null; current: string | null; watch: Record<string, string> }} options
+   * @param {{ root: string; baseManifest: Buffer | null; current: string | null; watch: Record<string, string>; rewrite?: string }} options
    *   `root`: the folder being brought up to date; `baseManifest`: the text of its manifest (null when it starts empty);
-   *   `current`: the published build folder whose files may be linked; `watch`: prefixes whose changes are counted by name
+   *   `current`: the published build folder whose files may be linked; `watch`: prefixes whose changes are counted by name;
+   *   `rewrite`: the prefix whose files written anew are counted in `rewritten` (the build's budget, build.ts)
    */
-  constructor({ root, baseManifest, current, watch }) {
+  constructor({ root, baseManifest, current, watch, rewrite }) {
     this.root = root;
+    this.rewrite = rewrite ?? null;
+    /** Files under `rewrite` written anew so far (not kept, not linked; variants not counted). */
+    this.rewritten = 0;
     this.current = current;
     const currentManifest = current === null ? Buffer.alloc(0) : readFileSync(`${current}/manifest.json`);
     const capacity = countLines(baseManifest ?? Buffer.alloc(0)) + countLines(currentManifest) + 1;
@@ -167,6 +171,7 @@ class TreeReuse {
     }
     this.clear(path);
     this.stats.written++;
+    if (this.rewrite !== null && path.startsWith(this.rewrite)) this.rewritten++;
     return "write";
   }
 

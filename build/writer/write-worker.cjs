@@ -18,7 +18,8 @@ const { TreeReuse, unlinkIfThere } = require("./tree-reuse.cjs");
 
 /** @type {import("./protocol.ts").WriteWorkerData} */
 const { root, port, control, reuse: reuseSpec } = workerData;
-// [0]: messages in flight, [1]: 1 once this worker has failed, [2]: 1 once the main thread asks it to stop
+// [0]: messages in flight, [1]: 1 once this worker has failed, [2]: 1 once the main thread asks it to stop,
+// [3]: files under reuse's `rewrite` prefix written anew so far
 const state = new Int32Array(control);
 /** @type {Set<string>} */
 const madeDirs = new Set();
@@ -83,7 +84,7 @@ try {
     // The base's manifest is read before the new one takes its name (unlinked: it may be a link).
     const manifestPath = join(root, MANIFEST_PATH);
     const baseManifest = reuseSpec.hasBase ? readFileSync(manifestPath) : null;
-    reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch });
+    reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch, rewrite: reuseSpec.rewrite });
     unlinkIfThere(manifestPath);
   }
   manifestFd = openSync(join(root, MANIFEST_PATH), "w");
@@ -122,6 +123,7 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
         offset += length;
       }
       busyMs += performance.now() - started;
+      if (reuse) Atomics.store(state, 3, reuse.rewritten);
     } else if (message.type === "listed") {
       current = message.path;
       sink.list(message.path, message.size, message.sha256);

@@ -10,7 +10,7 @@ import { join, relative } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDist, buildInMemory, type BuildSummary } from "../../build/build.ts";
+import { buildDist, buildInMemory, type BuildOptions, type BuildSummary } from "../../build/build.ts";
 import { EMITTERS } from "../../build/emitters/index.ts";
 import { getBuildsLayout, getCurrentBuild } from "../../build/publish.ts";
 import { applyChanges, CHANGE_DATASETS, parseChange } from "../../core/changes/merge.ts";
@@ -37,7 +37,7 @@ function readTree(root: string): Map<string, string> {
 /** The build each summary's build followed (its change feed is relative to it), or null for a first build. */
 const followed = new WeakMap<BuildSummary, string | null>();
 
-function buildInto(out: string, db: string, options: { full?: boolean } = {}): BuildSummary {
+function buildInto(out: string, db: string, options: Pick<BuildOptions, "full" | "rewriteBudget"> = {}): BuildSummary {
   const previous = getCurrentBuild(getBuildsLayout(out));
   const summary = buildDist({ db, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, ...options });
   followed.set(summary, previous);
@@ -161,6 +161,38 @@ describe("a change larger than a full build costs", () => {
     const after = buildInto(out, next);
     expect(after.mode.mode).toBe("incremental");
     expectSameAsFull(after, next);
+  }, 120_000);
+});
+
+describe("a change that turns out larger than its budget of check files to write anew", () => {
+  it("gives way to a full build from the model already read; the next build onto it is incremental again", () => {
+    const out = join(dir, "over-budget", "dist");
+    buildInto(out, base);
+    const one = join(dir, "over-budget-1.sqlite");
+    applyEdit(base, one, findEdit("reports added for existing usernames"));
+    // Incremental, into a new folder: the next one brings the first build's folder up to date.
+    expect(buildInto(out, one).mode).toMatchObject({ mode: "incremental", base: "linked" });
+    const many = join(dir, "over-budget-2.sqlite");
+    applyEdit(one, many, {
+      name: "one more report for every username",
+      sql: "INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) SELECT username, category, company_id, 'every-' || id, 55, created_at FROM reports WHERE id IN (SELECT min(id) FROM reports WHERE username IS NOT NULL GROUP BY username)",
+    });
+    const summary = buildInto(out, many, { rewriteBudget: { share: 0.08, minimum: 10 } });
+    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/^the change is larger than a full build costs \(over [\d,]+ check files to write anew, \d+ % of the usernames\)$/);
+    expect(summary.timings.abandoned).toBeGreaterThan(0);
+    expect(summary.timings.model).toBeGreaterThan(0);
+    expectSameAsFull(summary, many);
+    expectChangesApply(summary);
+    // The folder it had begun to bring up to date is gone; the current and the one before are kept.
+    const builds = join(out, "..", ".dist-builds");
+    expect(readdirSync(builds).filter((name) => name.startsWith("staging-"))).toEqual([]);
+    const state = JSON.parse(readFileSync(join(builds, "state.json"), "utf8"));
+    expect(Object.keys(state.trees).sort()).toEqual([readlinkSync(out).split("/").pop(), followed.get(summary)!.split("/").pop()].sort());
+    const next = join(dir, "over-budget-3.sqlite");
+    applyEdit(many, next, findEdit("company renamed"));
+    const after = buildInto(out, next);
+    expect(after.mode).toMatchObject({ mode: "incremental", base: "previous" });
+    expectSameAsFull(after, next, { onDisk: true });
   }, 120_000);
 });
 
