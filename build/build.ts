@@ -14,7 +14,7 @@ import { toBuildField } from "./changes/build-id.ts";
 import { readPreviousPublish, type PreviousPublish } from "./changes/history.ts";
 import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
-import { withContext } from "./errors.ts";
+import { BuildError, withContext } from "./errors.ts";
 import { discardFailedBuild, describeError } from "./failure.ts";
 import { readModel } from "./model/read-model.ts";
 import type { Model } from "./model/types.ts";
@@ -72,11 +72,12 @@ export const REWRITE_BUDGET: RewriteBudget = { share: 0.08, minimum: 2000 };
 class ChangeTooLarge extends Error {
   constructor(
     readonly model: Model,
-    readonly rewritten: number,
-    /** Seconds the model took to read (it is not read again). */
-    readonly modelSeconds: number,
+    /** The budget it went over (a number of check files), which the reason names: the count itself depends on how far the writer had got. */
+    readonly budget: number,
+    /** Seconds the model took to read and the RSS after it, in MiB (it is not read again). */
+    readonly modelLap: { seconds: number; rss: number },
   ) {
-    super(`${rewritten} check files to write anew`);
+    super(`more than ${budget} check files to write anew`);
   }
 }
 
@@ -178,16 +179,19 @@ export function buildDist(options: BuildOptions): BuildSummary {
       if (!(error instanceof ChangeTooLarge)) throw error;
       // Over budget: the folder half brought up to date goes (in the background), a new one is written from the same model.
       writer.abort();
+      // A worker still writing by path could reach a folder made under the old name: the build stops rather than risk it.
+      if (!writer.idle) throw new BuildError("the file writer did not stop when the incremental build gave way to a full one");
       withContext(`discarding ${staging}`, () => discardUnpublished(layout, staging!));
       staging = null;
-      const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "build"));
+      const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "full"));
       staging = dir;
       writer = createDiskWriter(dir);
-      const share = Math.round((error.rewritten / Math.max(1, error.model.spammerLists.total)) * 100);
-      plan = { mode: "full", reason: `the change is larger than a full build costs (over ${error.rewritten.toLocaleString("en")} check files to write anew, ${share} % of the usernames)` };
-      before.model = error.modelSeconds;
-      before.abandoned = (performance.now() - building) / 1000 - error.modelSeconds;
+      const share = Math.round(((options.rewriteBudget ?? REWRITE_BUDGET).share) * 100);
+      plan = { mode: "full", reason: `the change is larger than a full build costs (more than ${error.budget.toLocaleString("en")} check files to write anew, ${share} % of the usernames)` };
+      before.model = error.modelLap.seconds;
+      before.abandoned = (performance.now() - building) / 1000 - error.modelLap.seconds;
       result = runBuild(options, db, writer, previousPublish, { model: error.model, budget: null });
+      result.rssAfter = { model: error.modelLap.rss, ...result.rssAfter };
     }
     result.timings = { ...before, ...result.timings };
     const dir = staging;
@@ -265,7 +269,7 @@ export function buildInMemory(
  * `given.model`: the model, already read (a build that gave way to a full one); `given.budget`: an
  * incremental build's RewriteBudget and how many check files its writer has written anew so far
  * (`rewritten`: as far as the writer got, read as files go; `settled`: once it has done them all,
- * read once the check files are all handed over, so that the decision does not depend on timing).
+ * read before the build id is sealed, so that the decision does not depend on timing).
  */
 function runBuild(
   options: Omit<BuildOptions, "out">,
@@ -282,12 +286,13 @@ function runBuild(
     rssAfter[name] = Math.round(process.memoryUsage.rss() / 2 ** 20);
   };
   // 1. The model: every aggregate and every rejection, before any file is made.
-  progress.phase("model");
+  progress.phase(given.model ? "full: the change is larger than a full build costs, writing a new folder" : "model");
   let started = performance.now();
   const model = given.model ?? readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
   if (!given.model) lap("model", started);
   const budget = given.budget;
   const maxRewritten = budget ? Math.max(budget.minimum, Math.ceil(budget.share * model.spammerLists.total)) : Infinity;
+  const modelLap = () => ({ seconds: timings.model ?? 0, rss: rssAfter.model ?? 0 });
   // 2. The emitters, each a function of the model, through the one writer.
   const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model), listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
   const emitters = options.emitters ?? EMITTERS;
@@ -299,14 +304,15 @@ function runBuild(
     for (const file of emitter.emit(ctx)) {
       ctx.examples.offer(file);
       writer.write(file);
-      if ((writer.fileCount & 255) === 0 && budget && budget.rewritten() > maxRewritten) throw new ChangeTooLarge(model, budget.rewritten(), timings.model ?? 0);
+      if ((writer.fileCount & 255) === 0 && budget && budget.rewritten() > maxRewritten) throw new ChangeTooLarge(model, maxRewritten, modelLap());
       if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
     }
-    if (emitter.name === "check" && budget && budget.settled() > maxRewritten) throw new ChangeTooLarge(model, budget.rewritten(), timings.model ?? 0);
     lap(emitter.name, started);
     if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
   }
   // 3. The build id, of every file the snapshot made; then the change feed, named by it.
+  // The last word on the budget, once the writer has done every file: the outcome does not depend on how far it had got.
+  if (budget && budget.settled() > maxRewritten) throw new ChangeTooLarge(model, maxRewritten, modelLap());
   const sealed = writer.seal();
   const buildId = sealed.sha256.slice(0, 16);
   const notices = getNotices(model);

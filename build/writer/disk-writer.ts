@@ -38,6 +38,8 @@ export interface DiskWriter extends Writer {
   countRewritten(): number;
   /** What an incremental write did, once finished (null for a write into an empty folder without a current build). */
   readonly reused: ReuseStats | null;
+  /** No message in flight: after abort(), whether the worker stopped in time (it writes nothing more). */
+  readonly idle: boolean;
 }
 
 class ThreadedDiskWriter implements DiskWriter {
@@ -72,6 +74,10 @@ class ThreadedDiskWriter implements DiskWriter {
     this.port = port1;
     const data: WriteWorkerData = { root, port: port2, control: this.inFlight.buffer as SharedArrayBuffer, reuse };
     this.worker = startWorker(new URL("./write-worker.cjs", import.meta.url), data, [port2]);
+  }
+
+  get idle(): boolean {
+    return Atomics.load(this.inFlight, 0) === 0;
   }
 
   /** Files under the reuse's `rewrite` prefix written anew so far, as of the last batch the worker finished. */

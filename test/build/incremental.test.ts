@@ -37,7 +37,7 @@ function readTree(root: string): Map<string, string> {
 /** The build each summary's build followed (its change feed is relative to it), or null for a first build. */
 const followed = new WeakMap<BuildSummary, string | null>();
 
-function buildInto(out: string, db: string, options: Pick<BuildOptions, "full" | "rewriteBudget"> = {}): BuildSummary {
+function buildInto(out: string, db: string, options: Pick<BuildOptions, "full" | "rewriteBudget" | "progress"> = {}): BuildSummary {
   const previous = getCurrentBuild(getBuildsLayout(out));
   const summary = buildDist({ db, out, baseUrl: BASE_URL, progress: null, readerGraceSeconds: 0, ...options });
   followed.set(summary, previous);
@@ -165,22 +165,36 @@ describe("a change larger than a full build costs", () => {
 });
 
 describe("a change that turns out larger than its budget of check files to write anew", () => {
+  const budget = { share: 0.08, minimum: 10 };
+  const everyUsername: SnapshotEdit = {
+    name: "one more report for every username",
+    sql: "INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) SELECT username, category, company_id, 'every-' || id, 55, created_at FROM reports WHERE id IN (SELECT min(id) FROM reports WHERE username IS NOT NULL GROUP BY username)",
+  };
+  const twoUsernames: SnapshotEdit = {
+    name: "one more report for two usernames",
+    sql: "INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) SELECT username, category, NULL, 'r-y', 50, created_at FROM reports WHERE username IN (SELECT DISTINCT username FROM reports WHERE username GLOB '[a-z]*' ORDER BY username LIMIT 2)",
+  };
+  /** The phases the build went through, as its progress display hears them. */
+  const recordPhases = (phases: string[]): BuildOptions["progress"] => () => ({ phase: (name) => phases.push(name), update() {}, done() {} });
+  const reason = /^the change is larger than a full build costs \(more than [\d,]+ check files to write anew, 8 % of the usernames\)$/;
+
   it("gives way to a full build from the model already read; the next build onto it is incremental again", () => {
     const out = join(dir, "over-budget", "dist");
     buildInto(out, base);
     const one = join(dir, "over-budget-1.sqlite");
-    applyEdit(base, one, findEdit("reports added for existing usernames"));
-    // Incremental, into a new folder: the next one brings the first build's folder up to date.
-    expect(buildInto(out, one).mode).toMatchObject({ mode: "incremental", base: "linked" });
+    applyEdit(base, one, twoUsernames);
+    // Under the budget: incremental, into a new folder; the next one brings the first build's folder up to date.
+    expect(buildInto(out, one, { rewriteBudget: budget }).mode).toMatchObject({ mode: "incremental", base: "linked" });
     const many = join(dir, "over-budget-2.sqlite");
-    applyEdit(one, many, {
-      name: "one more report for every username",
-      sql: "INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) SELECT username, category, company_id, 'every-' || id, 55, created_at FROM reports WHERE id IN (SELECT min(id) FROM reports WHERE username IS NOT NULL GROUP BY username)",
-    });
-    const summary = buildInto(out, many, { rewriteBudget: { share: 0.08, minimum: 10 } });
-    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/^the change is larger than a full build costs \(over [\d,]+ check files to write anew, \d+ % of the usernames\)$/);
-    expect(summary.timings.abandoned).toBeGreaterThan(0);
+    applyEdit(one, many, everyUsername);
+    const phases: string[] = [];
+    const summary = buildInto(out, many, { rewriteBudget: budget, progress: recordPhases(phases) });
+    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(reason);
+    // The model is read once; the full build starts from it.
+    expect(phases.filter((p) => p === "model")).toHaveLength(1);
+    expect(phases.filter((p) => p.startsWith("full: "))).toHaveLength(1);
     expect(summary.timings.model).toBeGreaterThan(0);
+    expect(summary.rssAfter.model).toBeGreaterThan(0);
     expectSameAsFull(summary, many);
     expectChangesApply(summary);
     // The folder it had begun to bring up to date is gone; the current and the one before are kept.
@@ -194,6 +208,16 @@ describe("a change that turns out larger than its budget of check files to write
     expect(after.mode).toMatchObject({ mode: "incremental", base: "previous" });
     expectSameAsFull(after, next, { onDisk: true });
   }, 120_000);
+
+  it("does so from a new folder with the current build's files linked too", () => {
+    const out = join(dir, "over-budget-linked", "dist");
+    buildInto(out, base);
+    const many = join(dir, "over-budget-linked.sqlite");
+    applyEdit(base, many, everyUsername);
+    const summary = buildInto(out, many, { rewriteBudget: budget });
+    expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(reason);
+    expectSameAsFull(summary, many);
+  });
 });
 
 describe("a snapshot whose meta table has no rowid (WITHOUT ROWID, as some exports make it)", () => {
