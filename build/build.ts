@@ -14,7 +14,7 @@ import { toBuildField } from "./changes/build-id.ts";
 import { readPreviousPublish, type PreviousPublish } from "./changes/history.ts";
 import { ExampleCollector } from "./examples.ts";
 import { getBuildCounts } from "./emitters/report.ts";
-import { BuildError, withContext } from "./errors.ts";
+import { BuildError, isNoSpace, withContext } from "./errors.ts";
 import { discardFailedBuild, describeError } from "./failure.ts";
 import { readModel } from "./model/read-model.ts";
 import type { Model } from "./model/types.ts";
@@ -24,7 +24,7 @@ import { encodeDigest, planBuild, writeState, type BuildPlan, type KeptTree } fr
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
 import { readSnapshotDigest } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
-import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, discardUnpublished, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
+import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
 import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
@@ -140,6 +140,8 @@ export function buildDist(options: BuildOptions): BuildSummary {
   const db = openSnapshot(options.db);
   const layout = getBuildsLayout(options.out);
   let staging: string | null = null;
+  /** A folder an incremental build gave up on (over its RewriteBudget), deleted once the build is published or failed. */
+  let abandoned: string | null = null;
   let writer: DiskWriter | null = null;
   let published: { result: ReturnType<typeof runBuild>; staging: string; id: string; buildDir: string; previous: string | null };
   const shaping = { baseUrl: options.baseUrl, listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
@@ -177,11 +179,11 @@ export function buildDist(options: BuildOptions): BuildSummary {
       result = runBuild(options, db, writer, previousPublish, { budget });
     } catch (error) {
       if (!(error instanceof ChangeTooLarge)) throw error;
-      // Over budget: the folder half brought up to date goes (in the background), a new one is written from the same model.
+      // Over budget: the folder half brought up to date is set aside (deleted once this build is out), a new one is written from the same model.
       writer.abort();
       // A worker still writing by path could reach a folder made under the old name: the build stops rather than risk it.
       if (!writer.idle) throw new BuildError("the file writer did not stop when the incremental build gave way to a full one");
-      withContext(`discarding ${staging}`, () => discardUnpublished(layout, staging!));
+      abandoned = withContext(`setting ${staging} aside`, () => setAside(layout, staging!));
       staging = null;
       const dir = withContext(`creating a staging folder in ${layout.buildsDir}`, () => createStagingDir(layout, "full"));
       staging = dir;
@@ -200,6 +202,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
     published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
     writer?.abort();
+    if (abandoned) deleteSetAside(abandoned, { now: isNoSpace(error) });
     throw discardFailedBuild(layout, staging, error);
   } finally {
     db.close();
@@ -210,6 +213,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
   try {
     const manifest = hashContent(readFileSync(join(buildDir, MANIFEST_PATH)));
     const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary) });
+    if (abandoned) deleteSetAside(abandoned);
     tidyAfterPublish(layout, published.staging, Object.keys(trees).map((name) => join(layout.buildsDir, name)));
     writeState(layout, trees, previous === buildDir && plan.mode === "incremental" ? plan.state.publishedAt : Date.now());
   } catch (error) {

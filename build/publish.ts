@@ -156,6 +156,22 @@ export function discardUnpublished(layout: BuildsLayout, dir: string, options: {
   else deleteInBackground(moveToTrash(layout, dir), 0);
 }
 
+/**
+ * Takes an unpublished folder out of the way now and deletes it later (deleteSetAside): deleting
+ * a million files competes with the build for the disk, so a folder the build gave up on goes
+ * once the build is published. A build that dies first leaves a trash folder that the next build
+ * deletes (sweepAbandoned).
+ */
+export function setAside(layout: BuildsLayout, dir: string): string {
+  return moveToTrash(layout, dir);
+}
+
+/** Deletes a folder setAside took out of the way: in the background, or at once (a full disk needs the space now). */
+export function deleteSetAside(dir: string, options: { now?: boolean } = {}): void {
+  if (options.now) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  else deleteInBackground(dir, 0);
+}
+
 function moveToTrash(layout: BuildsLayout, dir: string): string {
   const trash = join(layout.buildsDir, `trash-${basename(dir)}-${process.pid}`);
   rmSync(trash, { recursive: true, force: true });

@@ -57,7 +57,20 @@ class Side {
     this.hashes = Buffer.alloc(capacity * HASH_BYTES);
   }
 
-  /** Slots past the capacity are paths neither manifest lists. @param {number} slot */
+  /** Room for `slot` (filling only): the arrays grow when the manifests list more paths than foreseen. @param {number} slot */
+  ensure(slot) {
+    if (slot < this.sizes.length) return;
+    let capacity = Math.ceil(this.sizes.length * 1.25);
+    while (capacity <= slot) capacity = Math.ceil(capacity * 1.25) + 1;
+    const sizes = new Float64Array(capacity).fill(-1);
+    sizes.set(this.sizes);
+    const hashes = Buffer.alloc(capacity * HASH_BYTES);
+    this.hashes.copy(hashes);
+    this.sizes = sizes;
+    this.hashes = hashes;
+  }
+
+  /** Whether this side's manifest lists the slot's path (slots past the arrays are paths it does not). @param {number} slot */
   has(slot) {
     return slot < this.sizes.length && this.sizes[slot] !== -1;
   }
@@ -87,7 +100,10 @@ class TreeReuse {
     this.rewritten = 0;
     this.current = current;
     const currentManifest = current === null ? Buffer.alloc(0) : readFileSync(`${current}/manifest.json`);
-    const capacity = countLines(baseManifest ?? Buffer.alloc(0)) + countLines(currentManifest) + 1;
+    // The two manifests list mostly the same paths: room for the longer and the few that come and
+    // go between builds (change files, a day's usernames), grown if their union needs more.
+    const longer = Math.max(countLines(baseManifest ?? Buffer.alloc(0)), countLines(currentManifest));
+    const capacity = longer + Math.ceil(longer / 16) + 64;
     /** @type {Map<string, number>} */
     this.slots = new Map();
     /** @type {string[]} */
@@ -112,6 +128,7 @@ class TreeReuse {
   fill(side, text) {
     readManifestEntries(text, (path, size, hash) => {
       const slot = this.slotOf(path);
+      side.ensure(slot);
       side.sizes[slot] = size;
       side.hashes.write(hash, slot * HASH_BYTES, HASH_BYTES, "hex");
     });
@@ -125,7 +142,7 @@ class TreeReuse {
       this.slots.set(path, slot);
       this.paths.push(path);
       if (slot >= this.seen.length) {
-        // A path new to both manifests, past their combined size.
+        // A path new to both manifests, past the room made for them.
         const seen = new Uint8Array(this.seen.length * 2);
         seen.set(this.seen);
         this.seen = seen;
