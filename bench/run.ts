@@ -3,7 +3,7 @@
  * same run (ratios, not absolute times: these machines are shared and noisy).
  *
  *   npm run bench                      # all, build at 1 000 000 usernames
- *   npm run bench -- --only build      # one of: build, incremental, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy, serve
+ *   npm run bench -- --only build      # one of: build, incremental, scaling, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy, serve
  *   npm run bench -- --scale 200000    # a smaller build benchmark
  *   npm run bench -- --reuse-sample    # keep .bench/sample-N.sqlite between runs
  *   npm run bench -- --write-docs      # and put each table that ran into docs/benchmarks.md
@@ -17,6 +17,7 @@ import { readChoice, readInteger } from "../cli/values.ts";
 import { printTable, runBuildBench, type BenchRow } from "./build.ts";
 import { runDeployBench } from "./deploy.ts";
 import { runIncrementalBench } from "./incremental.ts";
+import { runScalingBench } from "./scaling.ts";
 import { runChangesBench } from "./changes.ts";
 import { runServeBench } from "./serve.ts";
 import { runRoutesBench } from "./routes.ts";
@@ -46,6 +47,12 @@ runCommand(BENCH, async ({ values, label }) => {
     scaled: true,
     title: `Incremental builds at ${scale.toLocaleString("en")} usernames, each beside the full build of the same run`,
     run: () => runIncrementalBench({ scale, workDir: join(workDir, "incremental"), reuseSample: values["reuse-sample"] }),
+  });
+  benches.push({
+    name: "scaling",
+    scaled: true,
+    title: `A full build at ${scale.toLocaleString("en")} usernames, beside one at a quarter of that in the same run (run once at 4 000 000 for the scaling figures)`,
+    run: () => runScalingBench({ scale, workDir: join(workDir, "scaling"), reuseSample: values["reuse-sample"] }),
   });
   benches.push({
     name: "changes",

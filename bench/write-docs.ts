@@ -10,7 +10,7 @@ import { toTableCell } from "../core/markdown.ts";
 import type { BenchRow } from "./build.ts";
 
 /** Every benchmark of `npm run bench`, in its order: docs/benchmarks.md has a section for each. */
-export const BENCH_NAMES = ["build", "incremental", "changes", "fingerprint", "fingerprint-http", "routes", "shutdown", "search", "serve", "deploy"] as const;
+export const BENCH_NAMES = ["build", "incremental", "scaling", "changes", "fingerprint", "fingerprint-http", "routes", "shutdown", "search", "serve", "deploy"] as const;
 
 export interface BenchRecord {
   name: string;
@@ -151,6 +151,8 @@ const HEADLINES: Headline[] = [
       return index === -1 || !full ? undefined : { figure: rows[index]!.value, baseline: `${full.value} with \`--full\`, same snapshot`, ratio: full.ratio };
     },
   },
+  { bench: "scaling", anchor: "scaling", what: "full build at 4 000 000 usernames, beside 1 000 000 in the same run", pick: (rows) => asIs(row(rows, /^full build at/)) },
+  { bench: "scaling", anchor: "scaling", what: "its peak RSS", pick: (rows) => asIs(row(rows, /^[·\s]*its peak RSS/)) },
   { bench: "changes", anchor: "the-change-feed", what: "a day's spammer change file at 1M", pick: (rows) => asIs(row(rows, /^spammers: the day's change file/)) },
   { bench: "search", anchor: "search", what: "global search p50 / p99 / max, 100 000 entities and 1M usernames", pick: (rows) => asIs(row(rows, /^global: p50 \/ p99/)) },
   { bench: "serve", anchor: "serving", what: "the live server, a known check, 100 000 usernames", pick: (rows) => asIs(row(rows, /^GET \/api\/check\/\{known\}/)) },

@@ -149,7 +149,7 @@ export const BENCH = {
   usage: "npm run bench -- [options]",
   about: "Runs the benchmarks and prints each figure beside a baseline measured in the same run.",
   flags: {
-    only: { type: "string", value: "NAME", description: "run one benchmark: build, incremental, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
+    only: { type: "string", value: "NAME", description: "run one benchmark: build, incremental, scaling, changes, fingerprint, fingerprint-http, routes, shutdown, search, deploy or serve" },
     scale: { type: "string", value: "N", default: "1000000", description: "usernames for the build, incremental and change-feed benchmarks" },
     "reuse-sample": { type: "boolean", description: "reuse the generated sample if present" },
     dir: { type: "string", value: "DIR", default: ".bench", description: "working folder (gitignored)" },
