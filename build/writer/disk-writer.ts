@@ -132,6 +132,8 @@ class ThreadedDiskWriter implements DiskWriter {
         if (typeof data !== "string") this.largeFiles.set(data, { path, ...written });
       }
     } catch (error) {
+      // The worker's own failure, heard while posting the second name: it names its own file.
+      if (error === this.failure) throw error;
       throw new BuildError(`writing ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     this.list(path, target, written);
