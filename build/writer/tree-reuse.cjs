@@ -14,9 +14,13 @@
 // build folder, so it is unlinked first and the new bytes get a new inode. What the base held that
 // the new build does not is deleted at the end. Both manifests are held as one index of paths to
 // slots, their sizes and hashes in typed arrays (about 150 bytes a path), not as objects.
-const { linkSync, mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } = require("node:fs");
+const { closeSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } = require("node:fs");
 
 const HASH_BYTES = 32;
+/** A manifest is read this much at a time. */
+const READ_BYTES = 1 << 20;
+/** A manifest line's least length, about: `{"path":"…","size":N,"sha256":"<64>"},` with a short path. */
+const MIN_LINE_BYTES = 100;
 const PATH_START = '{"path":"';
 const SIZE_START = '","size":';
 const HASH_START = ',"sha256":"';
@@ -25,11 +29,42 @@ const HASH_START = ',"sha256":"';
  * Every path of a build folder's manifest (written by file-sink.cjs, one file a line), with
  * `visit(path, size, hash)` for each. Paths are checked ASCII words (output.ts), so no line needs
  * JSON parsing. Read from bytes, not from one string: a path sliced from a 150 MB string would
- * keep all of it alive for as long as the index holds the path.
- * @param {Buffer} text
+ * keep all of it alive for as long as the index holds the path. Read a mebibyte at a time: the
+ * whole manifests of two builds (350 MB at a million usernames) stayed resident in the writer
+ * thread long after their paths were indexed.
+ * @param {string} file
  * @param {(path: string, size: number, hashHex: string) => void} visit
  */
-function readManifestEntries(text, visit) {
+function readManifestFile(file, visit) {
+  const fd = openSync(file, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(READ_BYTES);
+    /** @type {Buffer} */
+    let rest = Buffer.alloc(0);
+    let offset = 0;
+    for (;;) {
+      const read = readSync(fd, chunk, 0, READ_BYTES, null);
+      if (read === 0) break;
+      const text = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      const last = text.lastIndexOf(10);
+      // Whole lines now; the line the chunk cut comes with the next one (copied: the chunk is reused).
+      if (last >= 0) readManifestEntries(text.subarray(0, last + 1), visit, offset);
+      rest = Buffer.from(text.subarray(last + 1));
+      offset += last + 1;
+    }
+    if (rest.length > 0) readManifestEntries(rest, visit, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The entries of whole manifest lines (`offset`: where `text` starts in the file, for errors).
+ * @param {Buffer} text
+ * @param {(path: string, size: number, hashHex: string) => void} visit
+ * @param {number} [offset]
+ */
+function readManifestEntries(text, visit, offset = 0) {
   const pathStart = Buffer.from(PATH_START);
   const sizeStart = Buffer.from(SIZE_START);
   const hashStart = Buffer.from(HASH_START);
@@ -39,10 +74,10 @@ function readManifestEntries(text, visit) {
     if (text.compare(pathStart, 0, pathStart.length, at, at + pathStart.length) === 0) {
       const pathEnd = text.indexOf(sizeStart, at);
       const hashAt = text.indexOf(hashStart, pathEnd);
-      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw new Error(`unreadable manifest line at byte ${at}`);
+      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw new Error(`unreadable manifest line at byte ${offset + at}`);
       const size = Number(text.toString("latin1", pathEnd + sizeStart.length, hashAt));
       const hex = text.toString("latin1", hashAt + hashStart.length, hashAt + hashStart.length + 2 * HASH_BYTES);
-      if (!Number.isInteger(size) || !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`unreadable manifest line at byte ${at}`);
+      if (!Number.isInteger(size) || !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`unreadable manifest line at byte ${offset + at}`);
       visit(text.toString("latin1", at + pathStart.length, pathEnd), size, hex);
     }
     at = end + 1;
@@ -88,8 +123,8 @@ class Side {
 
 class TreeReuse {
   /**
-   * @param {{ root: string; baseManifest: Buffer | null; current: string | null; watch: Record<string, string>; rewrite?: string }} options
-   *   `root`: the folder being brought up to date; `baseManifest`: the text of its manifest (null when it starts empty);
+   * @param {{ root: string; baseManifest: string | null; current: string | null; watch: Record<string, string>; rewrite?: string }} options
+   *   `root`: the folder being brought up to date; `baseManifest`: the file of its manifest (null when it starts empty);
    *   `current`: the published build folder whose files may be linked; `watch`: prefixes whose changes are counted by name;
    *   `rewrite`: the prefix whose files written anew are counted in `rewritten` (the build's budget, build.ts)
    */
@@ -99,11 +134,11 @@ class TreeReuse {
     /** Files under `rewrite` written anew so far (not kept, not linked; variants not counted). */
     this.rewritten = 0;
     this.current = current;
-    const currentManifest = current === null ? Buffer.alloc(0) : readFileSync(`${current}/manifest.json`);
-    // The two manifests list mostly the same paths: room for the longer and the few that come and
-    // go between builds (change files, a day's usernames), grown if their union needs more.
-    const longer = Math.max(countLines(baseManifest ?? Buffer.alloc(0)), countLines(currentManifest));
-    const capacity = longer + Math.ceil(longer / 16) + 64;
+    const currentManifest = current === null ? null : `${current}/manifest.json`;
+    // The two manifests list mostly the same paths: room for the longer's lines, counted from its
+    // size by the shortest line there can be (so rather more), grown if their union needs more.
+    const lines = (/** @type {string | null} */ file) => (file === null ? 0 : Math.ceil(statSync(file).size / MIN_LINE_BYTES));
+    const capacity = Math.max(lines(baseManifest), lines(currentManifest)) + 64;
     /** @type {Map<string, number>} */
     this.slots = new Map();
     /** @type {string[]} */
@@ -121,12 +156,12 @@ class TreeReuse {
     /** @type {Set<string>} */
     this.dirs = new Set();
     if (baseManifest !== null) this.fill(this.base, baseManifest);
-    this.fill(this.now, currentManifest);
+    if (currentManifest !== null) this.fill(this.now, currentManifest);
   }
 
-  /** @param {Side} side @param {Buffer} text */
-  fill(side, text) {
-    readManifestEntries(text, (path, size, hash) => {
+  /** @param {Side} side @param {string} file */
+  fill(side, file) {
+    readManifestFile(file, (path, size, hash) => {
       const slot = this.slotOf(path);
       side.ensure(slot);
       side.sizes[slot] = size;
@@ -307,13 +342,6 @@ class TreeReuse {
   }
 }
 
-/** @param {Buffer} text */
-function countLines(text) {
-  let lines = 0;
-  for (let at = text.indexOf(10); at >= 0; at = text.indexOf(10, at + 1)) lines++;
-  return lines;
-}
-
 /** @param {string} path */
 function unlinkIfThere(path) {
   try {
@@ -323,4 +351,4 @@ function unlinkIfThere(path) {
   }
 }
 
-module.exports = { TreeReuse, readManifestEntries, unlinkIfThere };
+module.exports = { TreeReuse, readManifestEntries, readManifestFile, unlinkIfThere };

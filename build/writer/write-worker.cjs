@@ -10,7 +10,7 @@
 // Every failure, from the first byte of the manifest on, must reach the main thread as an
 // `error` reply plus the failed flag: the main thread waits in Atomics.wait, where a thread that
 // died of an uncaught exception would leave it waiting for ever.
-const { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } = require("node:fs");
+const { closeSync, mkdirSync, openSync, writeFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
@@ -83,7 +83,7 @@ try {
   if (reuseSpec) {
     // The base's manifest is read before the new one takes its name (unlinked: it may be a link).
     const manifestPath = join(root, MANIFEST_PATH);
-    const baseManifest = reuseSpec.hasBase ? readFileSync(manifestPath) : null;
+    const baseManifest = reuseSpec.hasBase ? manifestPath : null;
     reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch, rewrite: reuseSpec.rewrite });
     unlinkIfThere(manifestPath);
   }

@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { createDiskWriter, MemoryWriter } from "../../build/writer/index.ts";
+import { readManifestEntries, readManifestFile } from "../../build/writer/tree-reuse.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");
@@ -126,5 +128,25 @@ describe("the writer", () => {
     const memory = new MemoryWriter();
     expect(() => memory.write({ path, data: "x" })).toThrow(/unsafe path/);
     expect(existsSync(join(dir, "escape"))).toBe(false);
+  });
+});
+
+describe("reading a kept build's manifest (tree-reuse.cjs)", () => {
+  it("reads a manifest of many mebibytes a mebibyte at a time, every line whole, as from one buffer", () => {
+    const hash = (i: number) => createHash("sha256").update(String(i)).digest("hex");
+    const lines = Array.from({ length: 30_000 }, (_, i) => `{"path":"api/check/user_${"x".repeat(i % 97)}${i}.json","size":${i * 7},"sha256":"${hash(i)}"}`);
+    const text = `{"files":[\n${lines.join(",\n")}\n],"file_count":${lines.length}}\n`;
+    expect(text.length).toBeGreaterThan(3 * 2 ** 20);
+    const file = join(dir, "manifest-read.json");
+    writeFileSync(file, text);
+    const read = (visit: (collect: (path: string, size: number, hash: string) => void) => void) => {
+      const entries: string[] = [];
+      visit((path, size, sha256) => entries.push(`${path} ${size} ${sha256}`));
+      return entries;
+    };
+    const chunked = read((collect) => readManifestFile(file, collect));
+    expect(chunked).toHaveLength(lines.length);
+    expect(chunked).toEqual(read((collect) => readManifestEntries(Buffer.from(text), collect)));
+    expect(chunked[12_345]).toBe(`api/check/user_${"x".repeat(12_345 % 97)}12345.json ${12_345 * 7} ${hash(12_345)}`);
   });
 });
