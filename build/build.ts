@@ -59,7 +59,8 @@ export interface BuildOptions {
  * snapshot's usernames, or a count), the rest of the change is taken to be as large, and a full
  * build, which reuses the model already read, costs less. At a million usernames, a day of
  * changes rewrites about 5.5 % of the check files (the alternating folders carry the last two
- * changes) and costs 75 % of a full build; 12 % costs 136 % (docs/benchmarks.md).
+ * changes) and cost 75 % of a full build; before this budget, 12 % in place cost 136 % and 50 %
+ * 183 % (docs/incremental-builds.md).
  */
 export interface RewriteBudget {
   share: number;
