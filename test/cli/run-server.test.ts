@@ -68,12 +68,15 @@ async function waitUntilGone(pid: number): Promise<void> {
 }
 
 describe.skipIf(process.platform !== "linux")("npm run serve", () => {
-  it("is npm and the server: npm's one child is node running the server, with no shell or tsx process between", async () => {
+  it("is npm and the server: npm's one child is node running the compiled server, with no shell or TypeScript loader between", async () => {
     const { child } = await npmServe();
     const children = listChildren(child.pid!);
     expect(children).toHaveLength(1);
     expect(children[0]!.argv[0]).toMatch(/(^|\/)node$/);
-    expect(children[0]!.argv).toEqual(expect.arrayContaining(["--import", "tsx", "cli/serve.ts"]));
+    expect(children[0]!.argv.slice(1, 3)).toEqual(["cli/launch.mjs", "serve"]);
+    expect(children[0]!.argv).not.toContain("tsx");
+    // Nor the compiler's service process, when the server was compiled at this start.
+    expect(listChildren(children[0]!.pid)).toEqual([]);
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
   });

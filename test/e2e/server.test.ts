@@ -204,7 +204,7 @@ describe("a new build", () => {
 
 describe("npm run serve", () => {
   it("prints its URL, serves, and exits cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "cli/serve.ts", "--dist", fixture.dist, "--port", "0", "--host", "127.0.0.1"], {
+    const child = spawn(process.execPath, ["cli/launch.mjs", "serve", "--dist", fixture.dist, "--port", "0", "--host", "127.0.0.1"], {
       cwd: new URL("../..", import.meta.url),
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,5 +1,5 @@
 /**
- * `npm run serve` as an operator runs it: `cli/serve.ts` in its own process on a free loopback
+ * `npm run serve` as an operator runs it: the compiled server (cli/launch.mjs) in its own process on a free loopback
  * port, resolved once it prints the URL it listens at. For the tests and benchmarks that need the
  * real process (its RSS, its signals), not an app in this one.
  */
@@ -16,7 +16,7 @@ export interface ServeProcess {
 
 /** `wrap` puts a command in front (e.g. `taskset -c 0`), which must exec the server itself. */
 export async function startServeProcess(dist: string, options: { wrap?: string[]; args?: string[] } = {}): Promise<ServeProcess> {
-  const argv = [process.execPath, "--import", "tsx", "cli/serve.ts", "--dist", dist, "--port", "0", "--host", "127.0.0.1", ...(options.args ?? [])];
+  const argv = [process.execPath, "cli/launch.mjs", "serve", "--dist", dist, "--port", "0", "--host", "127.0.0.1", ...(options.args ?? [])];
   const [command, ...args] = [...(options.wrap ?? []), ...argv];
   const child = spawn(command!, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const stop = () => void child.kill("SIGTERM");
