@@ -16,6 +16,7 @@
  * An HTTPError thrown anywhere, or any other exception, becomes our problem+json (h3's onError
  * hook), made with CORS and nosniff like every answer.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { H3, type H3Event, type Middleware } from "h3";
 import { ROUTES, type RouteId } from "../core/routes/table.ts";
 import type { Route } from "../core/routes/types.ts";
@@ -27,7 +28,7 @@ import { createRedisMatchCache } from "./redis-match-cache.ts";
 import { createRedisRateLimiter } from "./redis-rate-limit.ts";
 import type { RedisStore } from "./redis-store.ts";
 import { checkMethod, rejectMalformedPath } from "./request-checks.ts";
-import { answerKnown, getKnownAnswer, getKnownKey } from "./known-answers.ts";
+import { answerKnown, getKnownAnswer, getKnownKey, getRawKnownKey, writeKnownAnswer } from "./known-answers.ts";
 import { setPublicHeaders } from "./respond.ts";
 import { listChanges } from "./routes/changes.ts";
 import { checkUsername, checkUsernames } from "./routes/check.ts";
@@ -95,6 +96,16 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): H3 {
+  return createServerApp(options).app;
+}
+
+/**
+ * The app, and the answerer the listening server puts in front of it: a GET or HEAD of a URL
+ * answered before, written to Node's response straight from where its bytes are (step 2 above
+ * without the app: h3's request and event objects and the router cost more than the answer on
+ * such requests). It returns false, having written nothing, for every request it leaves to the app.
+ */
+export function createServerApp(options: AppOptions): { app: H3; answerKnownDirectly: (request: IncomingMessage, response: ServerResponse) => boolean } {
   const { redis } = options;
   const source = new DistSource(options.dist, {
     createMatchCache: redis && ((buildId) => createRedisMatchCache(redis, buildId)),
@@ -108,15 +119,23 @@ export function createApp(options: AppOptions): H3 {
   });
   // Paths that do not decode are let through, to be refused by rejectMalformedPath as our problem.
   // silent: the onError hook logs a fault once, itself (server/errors.ts).
-  const app = new H3({ allowMalformedURL: true, silent: true, onError: sendErrorProblem }).use(
-    answerKnownUrls(source, { enabled: (options.rememberAnswers ?? true) && (options.readRateLimit ?? 0) === 0 }),
-  );
+  const remember = (options.rememberAnswers ?? true) && (options.readRateLimit ?? 0) === 0;
+  const app = new H3({ allowMalformedURL: true, silent: true, onError: sendErrorProblem }).use(answerKnownUrls(source, { enabled: remember }));
   const answer = (event: H3Event) => answerRequest(event, source);
   const register = (pattern: string, routes: readonly Route[]) =>
     app.all(pattern, answer, { middleware: [matchTableRoute(routes), checkMethod, checkRateLimit] });
   for (const [pattern, routes] of groupRoutesByPattern(ROUTES)) register(pattern, routes);
   register("/**", []);
-  return app;
+  const answerKnownDirectly = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (!remember || (request.method !== "GET" && request.method !== "HEAD")) return false;
+    const { headers } = request;
+    if (headers["transfer-encoding"] !== undefined || headers["content-length"] !== undefined) return false;
+    const key = getRawKnownKey(request.url);
+    const state = key === null ? null : source.currentNow();
+    const known = state && state.known.get(key!);
+    return known ? writeKnownAnswer(request, response, state, known) : false;
+  };
+  return { app, answerKnownDirectly };
 }
 
 /** The route's handler on the current build, or the build's file at the request's own path. */

@@ -16,13 +16,13 @@ import { fillTemplate } from "../core/routes/templates.ts";
 import type { SpammerItem } from "../core/spammer-item.ts";
 import { createUrls, type Urls } from "../core/urls.ts";
 import type { FingerprintIndex } from "../core/fingerprint/index.ts";
-import { LRUCache } from "lru-cache";
 import { FileStore, type FileStoreOptions } from "./file-store.ts";
+import { GenerationCache } from "./generation-cache.ts";
 import type { PreparedAnswer } from "./respond.ts";
 import { createKnownAnswers, type KnownAnswer } from "./known-answers.ts";
 import type { FileAnswer } from "./send-file.ts";
 import { createFingerprintMatching, type FingerprintMatching, type MatchCache } from "./fingerprint-matching.ts";
-import { loadSearchState, type SearchState } from "./search-state.ts";
+import { loadLazySearch, type LazySearch } from "./search-state.ts";
 import { openSpanFile } from "./span-file.ts";
 
 export interface CompanyItem {
@@ -52,8 +52,11 @@ export interface BuildState {
   spammersByCategory: Map<Category, SpammerList>;
   /** The matcher and answer cache of this build; null for a build made before the fingerprint index existed. */
   fingerprint: FingerprintMatching | null;
-  /** The search indexes of this build; null for a build made before they existed. */
-  search: SearchState | null;
+  /**
+   * The search indexes of this build (null for a build made before they existed), loaded after
+   * the rest: no other answer waits for them (server/search-state.ts).
+   */
+  search: LazySearch;
   /** The spammer lists' order, read by spans (pages beyond the tops); null for a build made before it existed. */
   ranking: SpammerRanking | null;
   /** The build's files as the file routes answer them (held in memory within a budget, or streamed). */
@@ -61,9 +64,9 @@ export interface BuildState {
   /** `as_of` as an HTTP date: every file's `Last-Modified`. */
   lastModified: string;
   /** Computed answers that are the same until the next build (list pages), bounded in bytes. */
-  answers: LRUCache<string, PreparedAnswer>;
+  answers: GenerationCache<PreparedAnswer>;
   /** Where each URL's answer lives, once it was answered (server/known-answers.ts). */
-  known: LRUCache<string, KnownAnswer>;
+  known: GenerationCache<KnownAnswer>;
   /** The answer objects of the file routes, one per route and status (server/files.ts). */
   fileAnswers: Map<string, FileAnswer>;
 }
@@ -135,12 +138,15 @@ export class DistSource {
     if (link === this.link) return;
     this.link = link;
     const previous = this.state;
-    // A half-published or broken build must not take the server down: keep the old one.
+    // A half-published or broken build must not take the server down: keep the old one. The
+    // old build answers until the new one's search indexes are loaded too.
     this.setState(
-      this.load().catch((error) => {
-        process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
-        return previous;
-      }),
+      this.load()
+        .then(async (state) => (await state.search.ready, state))
+        .catch((error) => {
+          process.emitWarning(`dist changed but the new build could not be loaded: ${String(error)}`);
+          return previous;
+        }),
     );
   }
 
@@ -188,7 +194,7 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     if (error.code === "ENOENT") return null;
     throw error;
   });
-  const search = await loadSearchState(root, report.as_of);
+  const search = loadLazySearch(root, report.as_of);
   const ranking = openRanking(resolve(root, SPAMMER_RANKING_FILE));
   const companies = all!.data as CompanyItem[];
   const { bySlug: companyBySlug, byName: companyByName } = indexCompanies(companies);
@@ -207,7 +213,7 @@ export async function loadBuildState(root: string, options: BuildStateOptions = 
     ranking,
     files: new FileStore(root, options.fileStore),
     lastModified: new Date(report.as_of).toUTCString(),
-    answers: new LRUCache<string, PreparedAnswer>({ maxSize: ANSWER_CACHE_BYTES, sizeCalculation: (a) => a.body.byteLength + 512 }),
+    answers: new GenerationCache<PreparedAnswer>({ maxSize: ANSWER_CACHE_BYTES, sizeOf: (a) => a.body.byteLength + 512 }),
     known: createKnownAnswers(),
     fileAnswers: new Map(),
   };

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
 import { VARIANT_SUFFIX, listVariantEncodings, type Encoding } from "../core/routes/variants.ts";
+import { GenerationCache } from "./generation-cache.ts";
 import { readAt } from "./span-file.ts";
 
 export interface FileStoreOptions {
@@ -72,17 +73,14 @@ const NO_ENCODINGS: ReadonlyMap<Encoding, StoredFile> = new Map();
 export class FileStore {
   readonly root: string;
   private readonly options: FileStoreOptions;
-  private readonly held: LRUCache<string, StoredFile>;
+  private readonly held: GenerationCache<StoredFile>;
   private readonly streamed = new LRUCache<string, StoredFile>({ max: MAX_STREAMED_ENTRIES });
   private readonly loading = new Map<string, Promise<StoredFile | null>>();
 
   constructor(root: string, options: FileStoreOptions = DEFAULT_FILE_STORE) {
     this.root = root;
     this.options = options;
-    this.held = new LRUCache<string, StoredFile>({
-      maxSize: Math.max(1, options.memoryBytes),
-      sizeCalculation: (file) => getHeldCost(file.path, file.size),
-    });
+    this.held = new GenerationCache<StoredFile>({ maxSize: options.memoryBytes, sizeOf: (file) => getHeldCost(file.path, file.size) });
   }
 
   /**
@@ -127,7 +125,11 @@ export class FileStore {
     if (file.encodings) return file.encodings;
     const encodings = listVariantEncodings(file.path, file.size);
     // Most files have none (under 1 KiB, or no text): known at once, without a promise.
-    file.encodings = encodings.length === 0 ? NO_ENCODINGS : this.loadEncodings(file.path, encodings).then((found) => (file.encodings = found));
+    if (encodings.length === 0) return (file.encodings = NO_ENCODINGS);
+    // Siblings are small files, read at once (no promise) like the file itself; a large one is hashed first.
+    const siblings = encodings.map((encoding) => this.get(file.path + VARIANT_SUFFIX[encoding]));
+    if (!siblings.some((sibling) => sibling instanceof Promise)) return (file.encodings = listFound(encodings, siblings as (StoredFile | null)[]));
+    file.encodings = Promise.all(siblings).then((found) => (file.encodings = listFound(encodings, found)));
     return file.encodings;
   }
 
@@ -145,16 +147,16 @@ export class FileStore {
   get heldBytes(): number {
     return this.held.calculatedSize;
   }
+}
 
-  private async loadEncodings(path: string, encodings: readonly Encoding[]): Promise<Map<Encoding, StoredFile>> {
-    const found = new Map<Encoding, StoredFile>();
-    for (const encoding of encodings) {
-      // A variant is kept only when smaller, so one may be missing.
-      const sibling = await this.get(path + VARIANT_SUFFIX[encoding]);
-      if (sibling) found.set(encoding, sibling);
-    }
-    return found;
-  }
+/** The siblings that exist (a variant is kept only when smaller, so one may be missing), by coding. */
+function listFound(encodings: readonly Encoding[], siblings: readonly (StoredFile | null)[]): Map<Encoding, StoredFile> {
+  const found = new Map<Encoding, StoredFile>();
+  encodings.forEach((encoding, i) => {
+    const sibling = siblings[i];
+    if (sibling) found.set(encoding, sibling);
+  });
+  return found;
 }
 
 /**

@@ -12,10 +12,11 @@
  * Only answers that the send functions mark are kept (files and kept computed answers); problems,
  * redirects and answers that depend on a body are not, and always go through their route.
  */
-import { LRUCache } from "lru-cache";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildState } from "./dist-source.ts";
-import { answerPrepared, sendPrepared, type PreparedAnswer } from "./respond.ts";
-import { answerWithFile, type FileAnswer } from "./send-file.ts";
+import { GenerationCache } from "./generation-cache.ts";
+import { answerPrepared, planPrepared, sendPrepared, type PreparedAnswer } from "./respond.ts";
+import { answerWithFile, planFileAnswer, type FileAnswer, type Reply } from "./send-file.ts";
 
 export type KnownAnswer =
   /** A file of the build (`path`), answered with `answer`'s headers. */
@@ -29,8 +30,8 @@ const MAX_KNOWN_URLS = 65_536;
 /** Longer URLs are answered but not remembered (a key is kept whole). */
 const MAX_KNOWN_URL_LENGTH = 512;
 
-export function createKnownAnswers(): LRUCache<string, KnownAnswer> {
-  return new LRUCache<string, KnownAnswer>({ max: MAX_KNOWN_URLS });
+export function createKnownAnswers(): GenerationCache<KnownAnswer> {
+  return new GenerationCache<KnownAnswer>({ maxSize: MAX_KNOWN_URLS });
 }
 
 /** The key of a request's URL: its path as h3 canonicalised it, and its query as sent. Null: not to be kept. */
@@ -76,4 +77,43 @@ export function answerKnown(request: Request, state: BuildState, known: KnownAns
   }
   const file = state.files.get(known.path);
   return file === null || file instanceof Promise ? null : answerWithFile(request, state.files, file, known.answer);
+}
+
+/**
+ * The key of a Node request's URL, when it is the key the app would make of it (getKnownKey):
+ * a path without `%` is taken as it is sent (h3 rewrites only percent-encoded paths), and the
+ * query always is. Null for any other, which the app answers.
+ */
+export function getRawKnownKey(url: string | undefined): string | null {
+  if (url === undefined || url.charCodeAt(0) !== 47 /* / */ || url.length > MAX_KNOWN_URL_LENGTH) return null;
+  const query = url.indexOf("?");
+  const percent = url.indexOf("%");
+  return percent !== -1 && (query === -1 || percent < query) ? null : url;
+}
+
+/**
+ * A known answer written straight to Node's response, without the app: the request's URL was
+ * answered before, so everything the app would do for it (decoding, the route, the file's name)
+ * is done, and what is left is negotiation and the bytes (the same functions as the app's
+ * answer). Only when it can be made at once from bytes in memory: false, with nothing written,
+ * for anything else (a file evicted, a range, a stream), which the app then answers.
+ */
+export function writeKnownAnswer(request: IncomingMessage, response: ServerResponse, state: BuildState, known: KnownAnswer): boolean {
+  const headers = { get: (name: string) => (request.headers[name] as string | undefined) ?? null };
+  const method = request.method!;
+  let reply: Reply;
+  if (known.kind === "computed") {
+    const prepared = state.answers.get(known.key);
+    if (!prepared) return false;
+    reply = planPrepared(method, headers, prepared);
+  } else {
+    const file = state.files.get(known.path);
+    if (file === null || file instanceof Promise) return false;
+    const plan = planFileAnswer(method, headers, state.files, file, known.answer);
+    if (plan instanceof Promise || plan.kind !== "reply") return false;
+    reply = plan;
+  }
+  response.writeHead(reply.status, reply.headers.flat());
+  response.end(reply.body ?? undefined);
+  return true;
 }

@@ -11,7 +11,7 @@
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { toNodeHandler } from "h3/node";
-import { createApp, type AppOptions } from "./app.ts";
+import { createServerApp, type AppOptions } from "./app.ts";
 import { connectRedisStore } from "./redis-store.ts";
 import { trackConnections, type DrainReport } from "./connections.ts";
 import { DEFAULT_TIMEOUTS, getNodeServerOptions, limitBodyTime, type ServerTimeouts } from "./timeouts.ts";
@@ -56,9 +56,11 @@ class ReasonedResponse<Request extends IncomingMessage = IncomingMessage> extend
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const redis = options.redisUrl ? await connectRedisStore(options.redisUrl) : undefined;
-  const handle = toNodeHandler(createApp({ ...options, redis }));
+  const { app, answerKnownDirectly } = createServerApp({ ...options, redis });
+  const handle = toNodeHandler(app);
   const server = createServer({ ...getNodeServerOptions(timeouts), ServerResponse: ReasonedResponse }, (request, response) => {
     if (refuseMissingHost(request, response)) return;
+    if (answerKnownDirectly(request, response)) return;
     limitBodyTime(request, response, timeouts.bodyMs);
     void handle(request, response);
   });

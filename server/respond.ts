@@ -146,10 +146,15 @@ export function sendPrepared(request: Request, answer: PreparedAnswer): Response
 
 /** sendPrepared's answer unmarked (server/known-answers.ts). */
 export function answerPrepared(request: Request, answer: PreparedAnswer): Response {
-  if (matchesEtag(request.headers.get("if-none-match"), answer.etag)) {
+  const { status, headers, body } = planPrepared(request.method, request.headers, answer);
+  return new FastResponse(body as unknown as BodyInit, { status, headers });
+}
+
+/** A prepared answer's status, headers and body for a request (304 on a matching ETag, no body for HEAD). */
+export function planPrepared(method: string, headers: { get(name: string): string | null }, answer: PreparedAnswer): { status: number; headers: [string, string][]; body: Buffer | null } {
+  if (matchesEtag(headers.get("if-none-match"), answer.etag)) {
     const kept = answer.headers.filter(([name]) => name !== "content-type" && name !== "content-length");
-    return new FastResponse(null, { status: 304, headers: kept });
+    return { status: 304, headers: kept, body: null };
   }
-  const body = request.method === "HEAD" ? null : (answer.body as unknown as BodyInit);
-  return new FastResponse(body, { headers: answer.headers });
+  return { status: 200, headers: answer.headers, body: method === "HEAD" ? null : answer.body };
 }

@@ -36,7 +36,7 @@ export interface FileAnswer {
   headers?: Partial<Record<string, Headers>>;
 }
 
-type Headers = [string, string][];
+export type Headers = [string, string][];
 
 /**
  * The answer for `file`: synchronous for a file held in memory whose siblings are known (no
@@ -51,10 +51,51 @@ export function sendStoredFile(request: Request, store: FileStore, file: StoredF
 
 /** sendStoredFile's answer unmarked: for a URL whose answer is known already, nothing needs to learn it again. */
 export function answerWithFile(request: Request, store: FileStore, file: StoredFile, answer: FileAnswer): Response | Promise<Response> {
+  const plan = planFileAnswer(request.method, request.headers, store, file, answer);
+  if (plan instanceof Promise) return plan.then(() => answerWithFile(request, store, file, answer));
+  switch (plan.kind) {
+    case "reply":
+      return fileResponse(plan.body && toBody(plan.body), plan);
+    case "stream":
+      return store.openStream(plan.file).then((stream) => fileResponse(toBody(stream), plan));
+    case "ranges":
+      return sendRanges(store, plan.file, plan.headers, plan.ranges, answer.type);
+    case "unsatisfiable": {
+      const detail = `No range asked for starts within the file's ${plan.file.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
+      return sendProblem(request, 416, detail, { headers: { "content-range": formatContentRange(null, plan.file.size), "accept-ranges": "bytes" } });
+    }
+  }
+}
+
+/** An answer made at once: its status, complete headers and the bytes (null: none, for a 304 or HEAD). */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Buffer | null;
+}
+
+/** How a request for a file is answered, negotiation done; a promise while its siblings are being learnt. */
+export type FilePlan =
+  | ({ kind: "reply" } & Reply)
+  | { kind: "stream"; status: number; headers: Headers; file: StoredFile }
+  | { kind: "ranges"; headers: Headers; file: StoredFile; ranges: ByteRange[] }
+  | { kind: "unsatisfiable"; file: StoredFile };
+
+/**
+ * The negotiation of a file's answer (the rules of this module's header), apart from making the
+ * response: the web Request's answer above and the known answers' direct one
+ * (server/known-answers.ts) are both made from it.
+ */
+export function planFileAnswer(
+  method: string,
+  headers: { get(name: string): string | null },
+  store: FileStore,
+  file: StoredFile,
+  answer: FileAnswer,
+): FilePlan | Promise<unknown> {
   const status = answer.status ?? 200;
   const encodings = status === 200 ? store.getEncodings(file) : NO_ENCODINGS;
-  if (encodings instanceof Promise) return encodings.then(() => answerWithFile(request, store, file, answer));
-  const headers = request.headers;
+  if (encodings instanceof Promise) return encodings;
   // Ranges are of the file itself, whose size and hash the manifest and the dump index
   // publish, never of a compressed form of it: a resumed download must fit the part it has.
   const rangeHeader = status === 200 ? headers.get("range") : null;
@@ -62,19 +103,16 @@ export function answerWithFile(request: Request, store: FileStore, file: StoredF
   const chosen = encoding ? encodings.get(encoding)! : file;
   const made = getHeaders(chosen, answer, encoding, encodings.size > 0);
   if (status === 200 && matchesEtag(headers.get("if-none-match"), chosen.etag)) {
-    return fileResponse(null, { status: 304, headers: made.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)) });
+    return { kind: "reply", status: 304, headers: made.filter(([name]) => NOT_MODIFIED_HEADERS.has(name)), body: null };
   }
-  if (rangeHeader !== null && request.method !== "HEAD") {
-    const range = readRange(request, rangeHeader, chosen, answer);
-    if (range.kind === "unsatisfiable") {
-      const detail = `No range asked for starts within the file's ${chosen.size} bytes (or more than ${MAX_RANGES} ranges were asked for); Content-Range gives the size.`;
-      return sendProblem(request, 416, detail, { headers: { "content-range": formatContentRange(null, chosen.size), "accept-ranges": "bytes" } });
-    }
-    if (range.kind === "partial") return sendRanges(store, chosen, made, range.ranges, answer.type);
+  if (rangeHeader !== null && method !== "HEAD") {
+    const range = readRange(headers, rangeHeader, chosen, answer);
+    if (range.kind === "unsatisfiable") return { kind: "unsatisfiable", file: chosen };
+    if (range.kind === "partial") return { kind: "ranges", headers: made, file: chosen, ranges: range.ranges };
   }
-  if (request.method === "HEAD") return fileResponse(null, { status, headers: made });
-  if (chosen.bytes) return fileResponse(toBody(chosen.bytes), { status, headers: made });
-  return store.openStream(chosen).then((stream) => fileResponse(toBody(stream), { status, headers: made }));
+  if (method === "HEAD") return { kind: "reply", status, headers: made, body: null };
+  if (chosen.bytes) return { kind: "reply", status, headers: made, body: chosen.bytes };
+  return { kind: "stream", status, headers: made, file: chosen };
 }
 
 const NO_ENCODINGS: ReadonlyMap<Encoding, StoredFile> = new Map();
@@ -107,9 +145,9 @@ function makeAnswerHeaders(answer: FileAnswer, encoding: Encoding | null, varies
   return headers;
 }
 
-function readRange(request: Request, header: string, file: StoredFile, answer: FileAnswer) {
+function readRange(headers: { get(name: string): string | null }, header: string, file: StoredFile, answer: FileAnswer) {
   // If-Range: the ranges only if the client's copy is this one (a strong ETag, or the date).
-  const ifRange = request.headers.get("if-range");
+  const ifRange = headers.get("if-range");
   if (ifRange && ifRange.trim() !== file.etag && ifRange.trim() !== answer.lastModified) return WHOLE;
   return parseRange(header, file.size);
 }

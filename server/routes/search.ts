@@ -15,21 +15,25 @@ import { FIVE_MINUTES, sendInvalid, sendJson, sendProblem, type FieldError } fro
 import type { RouteContext } from "./context.ts";
 
 
-export function searchLiveRoute({ request, url, state }: RouteContext): Response {
+export function searchLiveRoute(context: RouteContext): Response | Promise<Response> {
+  const { request, url, state } = context;
   const query = new QueryReader(url.searchParams);
   const q = readQuery(query, LIVE_QUERY_LENGTH.max, "a company name, an @username or a domain");
   if (q === undefined || query.errors.length > 0) return sendInvalid(request, query.errors);
-  const search = state.search;
+  const search = state.search.now;
+  if (search === undefined) return state.search.ready.then(() => searchLiveRoute(context));
   if (search === null) return sendNoIndex(request);
   return sendJson(request, answerLiveSearch(search.live, search.asOfMs, state.urls, q.text, q.short), { cacheControl: FIVE_MINUTES });
 }
 
-export function searchGlobalRoute({ request, url, state }: RouteContext): Response {
+export function searchGlobalRoute(context: RouteContext): Response | Promise<Response> {
+  const { request, url, state } = context;
   const query = new QueryReader(url.searchParams);
   const q = readQuery(query, GLOBAL_QUERY_LENGTH.max, "what to look for");
   const limit = query.integer("limit", 0, GLOBAL_SEARCH_LIMIT.min, GLOBAL_SEARCH_LIMIT.max);
   if (q === undefined || query.errors.length > 0) return sendInvalid(request, query.errors);
-  const search = state.search;
+  const search = state.search.now;
+  if (search === undefined) return state.search.ready.then(() => searchGlobalRoute(context));
   if (search === null) return sendNoIndex(request);
   return sendJson(request, answerGlobalSearch(search.global, state.urls, q.text, q.short, limit), { cacheControl: FIVE_MINUTES });
 }
