@@ -4,7 +4,7 @@
  * the kernel's RSS figures of a server process. Loopback only, bounded in time and count.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { readRssBytes } from "../test/helpers/serve-process.ts";
 
 export interface WrkFigures {
@@ -41,33 +41,49 @@ function readLatency(out: string, percentile: string): number {
   return Number(match[1]) * scale;
 }
 
+export interface DownloadTarget {
+  name: string;
+  url: string;
+  /** The processes whose memory is the server's (nginx's master and worker). */
+  pids: number[];
+}
+
+export interface DownloadFigures {
+  /** Downloads a second, each round (`concurrency` downloads at once, timed together). */
+  rounds: number[];
+  /** Growth of the server's RSS over its rounds (peak minus before). */
+  rssGrowthBytes: number;
+}
+
 /**
- * `concurrency` curl downloads at once, `rounds` times, of the file itself (no compression
- * asked for); the server's RSS sampled every 20 ms meanwhile. The rate is the best round's:
- * on a shared machine one round of a few seconds can fall on someone else's work (the same run
- * gave 17 and 54 downloads/s a round). `children`: the server's memory is in its child
- * processes (nginx's worker).
+ * `concurrency` curl downloads at once of each target's file (no compression asked for),
+ * `rounds` times, the targets taking turns round by round, so that whatever else the machine
+ * does falls on all of them alike; each target's RSS sampled every 20 ms during its rounds.
+ * Before the rounds, the file is read once (the page cache warm for every target alike) and each
+ * target serves it once, not counted (the stream path compiled, the file's ETag known).
  */
-export async function runDownloads(url: string, pid: number, options: { concurrency: number; rounds: number; pin: number | null; children?: boolean }) {
-  const pids = options.children ? [pid, ...listChildren(pid)] : [pid];
-  const rss = () => pids.reduce((n, p) => n + readRssBytes(p), 0);
-  const download = () => runPinned("curl", ["-sSf", "-o", "/dev/null", "--max-time", "120", url], options.pin);
-  // One download first, not counted (as wrk's second of warm-up): the stream path compiled, the file's ETag known.
-  await download();
-  const before = rss();
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
-  let best = 0;
-  try {
-    for (let round = 0; round < options.rounds; round++) {
+export async function runDownloadRounds(file: string, targets: DownloadTarget[], options: { concurrency: number; rounds: number; pin: number | null }): Promise<DownloadFigures[]> {
+  const download = (url: string) => runPinned("curl", ["-sSf", "-o", "/dev/null", "--max-time", "120", url], options.pin);
+  readFileSync(file);
+  for (const target of targets) await download(target.url);
+  const figures = targets.map(() => ({ rounds: [] as number[], rssGrowthBytes: 0 }));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [i, target] of targets.entries()) {
+      const rss = () => target.pids.reduce((n, p) => n + readRssBytes(p), 0);
+      const before = rss();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
       const started = performance.now();
-      await Promise.all(Array.from({ length: options.concurrency }, download));
-      best = Math.max(best, options.concurrency / ((performance.now() - started) / 1000));
+      try {
+        await Promise.all(Array.from({ length: options.concurrency }, () => download(target.url)));
+      } finally {
+        clearInterval(sampler);
+      }
+      figures[i]!.rounds.push(options.concurrency / ((performance.now() - started) / 1000));
+      figures[i]!.rssGrowthBytes = Math.max(figures[i]!.rssGrowthBytes, peak - before);
     }
-  } finally {
-    clearInterval(sampler);
   }
-  return { perSecond: best, rssGrowthBytes: Math.max(0, peak - before) };
+  return figures;
 }
 
 /**
