@@ -113,7 +113,21 @@ export function writeKnownAnswer(request: IncomingMessage, response: ServerRespo
     if (plan instanceof Promise || plan.kind !== "reply") return false;
     reply = plan;
   }
-  response.writeHead(reply.status, reply.headers.flat());
+  response.writeHead(reply.status, flattenHeaders(reply.headers));
   response.end(reply.body ?? undefined);
   return true;
+}
+
+/**
+ * Name, value, name, value: the one form of a header list Node takes whatever else was set (the
+ * drain's Connection: close). A loop: Array.prototype.flat took a microsecond a call, a fifth of
+ * what the rest of such an answer costs.
+ */
+function flattenHeaders(headers: readonly (readonly [string, string])[]): string[] {
+  const flat = new Array<string>(headers.length * 2);
+  for (let i = 0; i < headers.length; i++) {
+    flat[2 * i] = headers[i]![0];
+    flat[2 * i + 1] = headers[i]![1];
+  }
+  return flat;
 }
