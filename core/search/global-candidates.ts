@@ -23,6 +23,7 @@ import { GRAM_PAD } from "./global-grams.ts";
 import { createGramVoter } from "./global-votes.ts";
 import { hashStartGram, hashTrigramAt, listLength, seekPosting, type GramPostings } from "./gram-postings.ts";
 import type { QueryVariant } from "./normalize.ts";
+import { COMPLETIONS, NO_PREFIX, getCompletion, getPrefixMatch } from "./global-match.ts";
 import { createScoredTopList } from "../top-list.ts";
 import type { ScoredTopList } from "../top-list.ts";
 
@@ -38,6 +39,8 @@ const RANGE_SCAN = 4_096;
 const TEXT_SCAN = 256;
 /** Postings of each type's prefix list walked at most, per variant. */
 const PREFIX_WALK_PER_TYPE = 2_048;
+/** The same for the whole-word walk, which only finds what the prefix walk missed: low-ranked words equal to the variant. */
+const WHOLE_WORD_WALK_PER_TYPE = 512;
 
 export interface Candidates {
   docs: number[];
@@ -50,6 +53,10 @@ export interface CandidateFinder {
   find(variants: readonly QueryVariant[], limits: ArrayLike<number>, fuzzy: readonly boolean[]): Candidates;
   /** How word-like `text` is for this corpus (see GramVoter). */
   getPlausibility(text: string): number;
+  /** Documents holding a trigram (see GramVoter). */
+  getTrigramFrequency(padded: string, i: number): number;
+  /** Whether some text starts with `variant`. */
+  hasTextPrefix(variant: string): boolean;
 }
 
 /** `norms[f]`: text f's fuse.js field norm (fuse-score.ts getFieldNorm); `grams`: the index's (global-grams.ts). */
@@ -68,7 +75,7 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   const tops: ScoredTopList[] = Array.from({ length: typeCount }, () => createScoredTopList(0));
   let limits: ArrayLike<number> = [];
   const rangeDocs = new Uint32Array(RANGE_SCAN + 1);
-  const kept = new Int32Array(typeCount);
+  const kept = new Int32Array(typeCount * COMPLETIONS);
 
   function propose(doc: number, bit: number): void {
     if (limits[docType[doc]!]! <= 0) return;
@@ -78,17 +85,13 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
 
   /**
    * Texts equal to the variant, and texts starting with it: all when they are few (TEXT_RANGE),
-   * each type's best-ranked up to its cap when there are up to RANGE_SCAN. Returns whether the
-   * text prefixes were all seen; if not, findPrefixed looks for them in rank order.
+   * each type's best-ranked up to its cap when there are up to RANGE_SCAN, for each word length
+   * they complete (global-match.ts: the whole word and a word a letter longer rank first, whatever
+   * their rank). Returns whether the text prefixes were all seen; if not, findPrefixed looks for
+   * them in rank order.
    */
   function findTexts(variant: string, bit: number): boolean {
-    let lo = 0;
-    let hi = sortedTexts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (texts[sortedTexts[mid]!]! < variant) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = findFirstText(variant);
     let end = lo;
     while (end < sortedTexts.length && end - lo <= RANGE_SCAN && texts[sortedTexts[end]!]!.startsWith(variant)) end++;
     if (end - lo <= TEXT_RANGE) {
@@ -98,20 +101,36 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
     // Equal texts sort first: propose them whatever their rank.
     for (let i = lo; i < lo + TEXT_SCAN && i < sortedTexts.length && texts[sortedTexts[i]!]! === variant; i++) propose(textDoc[sortedTexts[i]!]!, bit);
     if (end - lo > RANGE_SCAN) return false;
-    // Document order is rank order within a type: sort the range's documents, keep each type's first.
+    // Document order is rank order within a type: sort the range's documents (each with its
+    // text's completion, a document's closest first), keep each type's first per completion.
     const count = end - lo;
-    for (let i = 0; i < count; i++) rangeDocs[i] = textDoc[sortedTexts[lo + i]!]!;
-    const docs = rangeDocs.subarray(0, count).sort();
+    for (let i = 0; i < count; i++) {
+      const f = sortedTexts[lo + i]!;
+      rangeDocs[i] = textDoc[f]! * COMPLETIONS + getCompletion(texts[f]!, variant.length);
+    }
+    const keys = rangeDocs.subarray(0, count).sort();
     kept.fill(0);
     for (let i = 0; i < count; i++) {
-      const doc = docs[i]!;
-      const type = docType[doc]!;
-      if ((i === 0 || docs[i - 1] !== doc) && kept[type]! < limits[type]!) {
-        kept[type]!++;
+      const doc = (keys[i]! / COMPLETIONS) | 0;
+      const slot = docType[doc]! * COMPLETIONS + (keys[i]! % COMPLETIONS);
+      if ((i === 0 || ((keys[i - 1]! / COMPLETIONS) | 0) !== doc) && kept[slot]! < limits[docType[doc]!]!) {
+        kept[slot]!++;
         propose(doc, bit);
       }
     }
     return true;
+  }
+
+  /** Where `variant` is or would be in sortedTexts. */
+  function findFirstText(variant: string): number {
+    let lo = 0;
+    let hi = sortedTexts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (texts[sortedTexts[mid]!]! < variant) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** 2: a text starts with the variant; 1: a word inside one does (`padded`: GRAM_PAD + variant); 0: neither. */
@@ -125,13 +144,23 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
     return kind;
   }
 
+  /** 1 when the document's best match of the variant (global-match.ts) is a whole word, else 0. */
+  function getWholeWordKind(doc: number, variant: string): number {
+    const match = getPrefixMatch(texts, textStarts[doc]!, textStarts[doc + 1]!, variant);
+    return match < NO_PREFIX * COMPLETIONS && match % COMPLETIONS === 0 ? 1 : 0;
+  }
+
   /**
    * Each type's best-ranked documents with a word starting with the variant, up to its cap; when
    * the text prefixes were too many for findTexts (`textsSeen` false), also its best-ranked text
-   * prefixes, which outrank word prefixes: the walk then goes on until the cap has those.
+   * prefixes, which outrank word prefixes: the walk then goes on until the cap has those. With
+   * `wholeWords`, the best-ranked whose word is the variant (those rank first, and the first walk
+   * stops at the cap): the lists of " variant " (space-padded both sides, so only a word followed
+   * by a space or the text's end; a connector after it is a bound met by domains mostly).
    */
-  function findPrefixed(variant: string, bit: number, textsSeen: boolean): void {
-    const padded = GRAM_PAD + variant;
+  function findPrefixed(variant: string, bit: number, textsSeen: boolean, wholeWords: boolean): void {
+    const padded = wholeWords ? GRAM_PAD + variant + GRAM_PAD : GRAM_PAD + variant;
+    const budget = wholeWords ? WHOLE_WORD_WALK_PER_TYPE : PREFIX_WALK_PER_TYPE;
     // Every gram of padded is in a document with a word starting with the variant, so its
     // shortest list holds them all, in rank order; the next shortest rules most others out.
     let driver = hashStartGram(variant, mask, GRAM_PAD);
@@ -154,7 +183,7 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       let starts = 0;
       let cursor = second === -1 ? 0 : seekPosting(table, second, typeStarts[t]!);
       let p = seekPosting(table, driver, typeStarts[t]!);
-      for (let walked = 0; p < end && walked < PREFIX_WALK_PER_TYPE && (textsSeen ? words < limit : starts < limit); p++, walked++) {
+      for (let walked = 0; p < end && walked < budget && (textsSeen ? words < limit : starts < limit); p++, walked++) {
         const doc = table.postings[p]!;
         if (doc >= typeEnd) break;
         if (second !== -1) {
@@ -162,7 +191,7 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
           if (cursor >= secondEnd || table.postings[cursor]! >= typeEnd) break;
           if (table.postings[cursor] !== doc) continue;
         }
-        const kind = getPrefixKind(doc, variant, padded);
+        const kind = wholeWords ? getWholeWordKind(doc, variant) : getPrefixKind(doc, variant, padded);
         if (kind === 0) continue;
         if (kind === 2) starts++;
         if (words++ < limit || kind === 2) propose(doc, bit);
@@ -172,13 +201,21 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
 
   return {
     getPlausibility: voter.getPlausibility,
+    getTrigramFrequency: voter.getTrigramFrequency,
+    hasTextPrefix(variant) {
+      const at = findFirstText(variant);
+      return at < sortedTexts.length && texts[sortedTexts[at]!]!.startsWith(variant);
+    },
     find(variants, typeLimits, fuzzy) {
       limits = typeLimits;
       for (let t = 0; t < typeCount; t++) tops[t]!.reset(limits[t]! > 0 ? limits[t]! + VOTED_MARGIN : 0);
       for (let v = 0; v < variants.length; v++) {
         const text = variants[v]!.text;
         const textsSeen = findTexts(text, 1 << v);
-        if (text.length >= 2) findPrefixed(text, 1 << v, textsSeen);
+        if (text.length >= 2) {
+          findPrefixed(text, 1 << v, textsSeen, false);
+          findPrefixed(text, 1 << v, true, true);
+        }
         if (fuzzy[v]) voter.vote(text, v, tops);
       }
       for (const top of tops) {

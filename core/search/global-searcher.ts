@@ -11,24 +11,29 @@
  *
  * Order inside a type: exact match of a text, then a text starting with the query, then a word
  * starting with it (each: a match of the query as typed before a match of one of its variants;
- * then rank), then fuzzy matches by fuse.js score; ties by rank desc, title, url. Reported
- * usernames (the live index's, global-usernames.ts) are a group after the index's types.
+ * then the word it completes: whole, a letter longer, longer; then rank), then fuzzy matches, one
+ * edit away before the others (a transposition or a moved space is one edit), each by fuse.js
+ * score (global-match.ts says why); ties by rank desc, title, url. Reported usernames (the live
+ * index's, global-usernames.ts) are a group after the index's types.
  *
- * Groups go by their best item's tier (as above; a username's substring match ranks as a word
- * prefix), then in the fixed type order: `spam` lists the glossary's "Spam bot" (a prefix) above
- * companies that only resemble it, and the first item of the first group is the best match.
+ * Groups go by their best item's tier and closeness (as above; a username's substring match ranks
+ * as a word prefix), then in the fixed type order: `spam` lists the glossary's "Spam bot" (a
+ * prefix) above companies that only resemble it, and the first item of the first group is the
+ * best match.
  */
 import type { IFuseOptions } from "fuse.js";
 import { MAX_TEXTS_PER_ENTITY } from "./global-index.ts";
 import type { GlobalSearchIndex } from "./global-index.ts";
 import { getGroupLimit } from "./global-groups.ts";
 import { createCandidateFinder } from "./global-candidates.ts";
+import type { Candidates } from "./global-candidates.ts";
 import { buildGlobalGrams } from "./global-grams.ts";
 import type { GramPostings } from "./gram-postings.ts";
 import { describeQueryVariants, stripQueryDecorations } from "./normalize.ts";
-import { getFuzzyVariants, getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
+import { getFuzzyVariants, getOneEditRepair, getWordwiseLatinVariant, getWordwiseLayoutVariant } from "./query-repair.ts";
 import type { QueryVariant } from "./normalize.ts";
 import { BitapPattern, NO_MATCH, getFieldNorm, scoreRecord } from "./fuse-score.ts";
+import { COMPLETIONS, ONE_EDIT_WORD, FURTHER, getPrefixMatch, getTypoCloseness } from "./global-match.ts";
 import { USERNAME_GROUP_TYPE, getUsernameLookups, searchUsernameGroup } from "./global-usernames.ts";
 import type { GlobalUsernames } from "./global-usernames.ts";
 
@@ -121,10 +126,14 @@ interface ScoredCandidates {
   docs: readonly number[];
   /** Sort key: MATCH_KINDS index * 2, + 1 for an exact or prefix match of a variant only; -1: no match. */
   tiers: Int32Array;
+  /** Next sort key (global-match.ts): the word a prefix completes (0..2); for a fuzzy match its typo closeness (0..2). */
+  closeness: Uint8Array;
   scores: Float64Array;
   /** MATCH_KINDS index. */
   kinds: Uint8Array;
 }
+
+const FUZZY_TIER = 6;
 
 export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, grams }: CreateGlobalSearcherOptions = {}): GlobalSearcher {
   const size = index.titles.length;
@@ -138,6 +147,8 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
   const norms = new Float64Array(texts.length);
   for (let f = 0; f < texts.length; f++) norms[f] = getFieldNorm(texts[f]!);
   const finder = createCandidateFinder(index, docType, norms, grams ?? buildGlobalGrams(index));
+  // Per-query scratch (search is synchronous): a document's place in the candidate list, + 1.
+  const candidateAt = new Int32Array(size);
 
   const getVariants = (query: string): QueryVariant[] => {
     // A pasted link or @handle is searched as its host or username (as live search does).
@@ -153,31 +164,40 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
    * No closure or object per candidate: this runs for hundreds of candidates per query.
    */
   function scoreCandidates(variants: readonly QueryVariant[], patterns: Patterns, docs: readonly number[], variantMasks: readonly number[], byScore: boolean): ScoredCandidates {
-    const scored: ScoredCandidates = { docs, tiers: new Int32Array(docs.length).fill(-1), scores: new Float64Array(docs.length), kinds: new Uint8Array(docs.length) };
+    const scored: ScoredCandidates = { docs, tiers: new Int32Array(docs.length).fill(-1), closeness: new Uint8Array(docs.length), scores: new Float64Array(docs.length), kinds: new Uint8Array(docs.length) };
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i]!;
       const from = textStarts[d]!;
       const to = textStarts[d + 1]!;
       for (let v = 0; v < variants.length; v++) {
         if ((variantMasks[i]! & (1 << v)) === 0) continue;
-        const kind = getMatchKind(texts, from, to, variants[v]!.text);
-        const tier = byScore ? 6 : getTier(kind, variants[v]!);
+        const match = getPrefixMatch(texts, from, to, variants[v]!.text);
+        const kind = (match / COMPLETIONS) | 0;
+        const tier = byScore ? FUZZY_TIER : getTier(kind, variants[v]!);
         const previous = scored.tiers[i]!;
-        // Exact and prefix tiers order by rank alone: the first variant reaching the tier wins,
-        // and its score is needed only if the document is listed (see fillScore).
-        if (tier < 6) {
-          if (previous === -1 || tier < previous) {
+        // Exact and prefix tiers order by completion, then rank: the first variant reaching the
+        // tier and completion wins, and its score is needed only if the document is listed (see fillScore).
+        if (tier < FUZZY_TIER) {
+          const completion = match % COMPLETIONS;
+          if (previous === -1 || tier < previous || (tier === previous && completion < scored.closeness[i]!)) {
             scored.tiers[i] = tier;
+            scored.closeness[i] = completion;
             scored.scores[i] = NaN;
             scored.kinds[i] = kind;
           }
           continue;
         }
-        if (previous !== -1 && previous < 6) continue;
-        const fuseScore = scoreRecord(getPattern(patterns, variants, v), texts, FIELD_WEIGHTS, from, to, norms);
-        if (fuseScore === NO_MATCH) continue;
-        if (previous === -1 || fuseScore < scored.scores[i]!) {
+        if (previous !== -1 && previous < FUZZY_TIER) continue;
+        let fuseScore = scoreRecord(getPattern(patterns, variants, v), texts, FIELD_WEIGHTS, from, to, norms);
+        const near = byScore ? ONE_EDIT_WORD : getTypoCloseness(texts, from, to, variants[v]!.text);
+        // A swap in a short word is two of fuse.js's errors, past its threshold: one edit all the same.
+        if (fuseScore === NO_MATCH) {
+          if (near === FURTHER) continue;
+          fuseScore = 1;
+        }
+        if (previous === -1 || near < scored.closeness[i]! || (near === scored.closeness[i]! && fuseScore < scored.scores[i]!)) {
           scored.tiers[i] = tier;
+          scored.closeness[i] = near;
           scored.scores[i] = fuseScore;
           scored.kinds[i] = kind;
         }
@@ -193,7 +213,9 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
     const from = textStarts[d]!;
     const to = textStarts[d + 1]!;
     for (let v = 0; v < variants.length; v++) {
-      if ((variantMasks[i]! & (1 << v)) === 0 || getTier(getMatchKind(texts, from, to, variants[v]!.text), variants[v]!) !== scored.tiers[i]) continue;
+      if ((variantMasks[i]! & (1 << v)) === 0) continue;
+      const match = getPrefixMatch(texts, from, to, variants[v]!.text);
+      if (getTier((match / COMPLETIONS) | 0, variants[v]!) !== scored.tiers[i] || match % COMPLETIONS !== scored.closeness[i]) continue;
       const fuseScore = scoreRecord(getPattern(patterns, variants, v), texts, FIELD_WEIGHTS, from, to, norms);
       scored.scores[i] = fuseScore === NO_MATCH ? 1 : fuseScore;
       break;
@@ -201,10 +223,36 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
     return scored.scores[i]!;
   }
 
+  /**
+   * The prefilter's candidates for the variants; and, for a query as typed that starts no text and
+   * is one edit from likelier text (query-repair.ts getOneEditRepair), those of that reading too,
+   * as candidates of the query as typed: the reading only finds documents, the query scores them.
+   * It is looked up on its own, so that its votes do not crowd out the query's (fuse-score mode,
+   * which stands for plain fuse.js, has no such reading).
+   */
+  function findCandidates(variants: readonly QueryVariant[], limits: readonly number[], byScore: boolean): Candidates {
+    const found = finder.find(variants, limits, getFuzzyVariants(variants, finder.getPlausibility));
+    const typed = variants[0]!;
+    if (byScore || typed.kind !== "typed" || finder.hasTextPrefix(typed.text)) return found;
+    const repair = getOneEditRepair(typed.text, finder.getTrigramFrequency, finder.getPlausibility);
+    if (repair === undefined) return found;
+    const extra = finder.find([{ text: repair, kind: "typed" }], limits, [true]);
+    for (let i = 0; i < found.docs.length; i++) candidateAt[found.docs[i]!] = i + 1;
+    for (const doc of extra.docs) {
+      const at = candidateAt[doc]!;
+      if (at === 0) {
+        found.docs.push(doc);
+        found.variantMasks.push(1);
+      } else found.variantMasks[at - 1]! |= 1;
+    }
+    for (const doc of found.docs) candidateAt[doc] = 0;
+    return found;
+  }
+
   /** The index's groups, unordered. */
   function searchEntities(variants: readonly QueryVariant[], options: GlobalSearchOptions, byScore: boolean): RankedGroup[] {
     const limits = index.types.map((type) => getGroupLimit(type, options.limitPerType, options.defaultLimit));
-    const { docs, variantMasks } = finder.find(variants, limits, getFuzzyVariants(variants, finder.getPlausibility));
+    const { docs, variantMasks } = findCandidates(variants, limits, byScore);
     const patterns: Patterns = [];
     const scored = scoreCandidates(variants, patterns, docs, variantMasks, byScore);
     const byType = index.types.map((): number[] => []);
@@ -223,7 +271,7 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
         match: MATCH_KINDS[scored.kinds[i]!]!,
         score: fillScore(variants, patterns, scored, variantMasks, i),
       }));
-      groups.push({ group: { type, count: matches.length, items }, tier: scored.tiers[matches[0]!]!, position: t });
+      groups.push({ group: { type, count: matches.length, items }, tier: scored.tiers[matches[0]!]! * COMPLETIONS + scored.closeness[matches[0]!]!, position: t });
     }
     return groups;
   }
@@ -236,7 +284,7 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
     if (usernames !== undefined) {
       const lookups = getUsernameLookups(String(query).slice(0, MAX_GLOBAL_QUERY_LENGTH), variants);
       const found = searchUsernameGroup(usernames, lookups, getGroupLimit(USERNAME_GROUP_TYPE, options.limitPerType, options.defaultLimit), scoreUsername);
-      if (found !== null) groups.push({ ...found, position: index.types.length });
+      if (found !== null) groups.push({ group: found.group, tier: found.tier * COMPLETIONS + found.completion, position: index.types.length });
     }
     // fuse-score mode compares groups with plain fuse.js, type by type: the fixed order.
     if (!byScore) groups.sort((a, b) => a.tier - b.tier || a.position - b.position);
@@ -251,9 +299,10 @@ function scoreUsername(text: string, username: string): number {
   return score === NO_MATCH ? 1 : score;
 }
 
-/** A group and what orders it among the others: its best item's tier, its type's place. */
+/** A group and what orders it among the others: its best item's tier and closeness, its type's place. */
 interface RankedGroup {
   group: GlobalSearchGroup;
+  /** tier * COMPLETIONS + closeness. */
   tier: number;
   position: number;
 }
@@ -274,30 +323,11 @@ function addVariant(variants: QueryVariant[], extra: string | undefined, kind: Q
   if (extra !== undefined && extra.length >= 2 && !variants.some((v) => v.text === extra)) variants.push({ text: extra, kind });
 }
 
-/** 0 exact, 1 a text starts with the variant, 2 a word does, 3 neither. */
-function getMatchKind(texts: readonly string[], from: number, to: number, variant: string): number {
-  let kind = 3;
-  for (let f = from; f < to; f++) {
-    const text = texts[f]!;
-    if (text === variant) return 0;
-    if (text.startsWith(variant)) kind = 1;
-    else if (kind > 2 && startsWord(text, variant)) kind = 2;
-  }
-  return kind;
-}
-
-function startsWord(text: string, variant: string): boolean {
-  for (let at = text.indexOf(variant, 1); at !== -1; at = text.indexOf(variant, at + 1)) {
-    const before = text[at - 1];
-    if (before === " " || before === "-" || before === "." || before === "_") return true;
-  }
-  return false;
-}
-
-/** Exact/prefix tiers keep document (= rank) order; fuzzy matches go by fuse.js score first. */
+/** Tier, closeness, then: exact/prefix tiers keep document (= rank) order; fuzzy matches go by fuse.js score first. */
 function compareScored(scored: ScoredCandidates, a: number, b: number): number {
   const tier = scored.tiers[a]!;
   if (tier !== scored.tiers[b]!) return tier - scored.tiers[b]!;
-  if (tier >= 6 && scored.scores[a] !== scored.scores[b]) return scored.scores[a]! - scored.scores[b]!;
+  if (scored.closeness[a] !== scored.closeness[b]) return scored.closeness[a]! - scored.closeness[b]!;
+  if (tier >= FUZZY_TIER && scored.scores[a] !== scored.scores[b]) return scored.scores[a]! - scored.scores[b]!;
   return scored.docs[a]! - scored.docs[b]!;
 }

@@ -10,6 +10,7 @@
  * forward an account nobody asked about. Live search makes the same choice.
  */
 import { countNoun } from "../format.ts";
+import { getCompletion } from "./global-match.ts";
 import { sitePaths } from "../urls.ts";
 import type { GlobalSearchGroup, GlobalSearchHit } from "./global-searcher.ts";
 import type { QueryVariant } from "./normalize.ts";
@@ -52,7 +53,8 @@ export function getUsernameLookups(query: string, variants: readonly QueryVarian
 /**
  * The group for `lookups` (getUsernameLookups), best first: by tier, then live search's rank
  * (reports count desc, then username); `count` is how many matched, up to `limit` + COUNT_MARGIN;
- * `tier` is the first item's. Each item has the fuse.js score `score` gives it for the lookup that
+ * `tier` is the first item's, and `completion` how much of the word the query ends in its first
+ * item is left (global-match.ts): what orders the group among the others. Each item has the fuse.js score `score` gives it for the lookup that
  * found it. Null when nothing matched, or `limit` is 0.
  */
 export function searchUsernameGroup(
@@ -60,7 +62,7 @@ export function searchUsernameGroup(
   lookups: readonly UsernameLookup[],
   limit: number,
   score: (lookup: string, username: string) => number,
-): { group: GlobalSearchGroup; tier: number } | null {
+): { group: GlobalSearchGroup; tier: number; completion: number } | null {
   const best = new Map<number, { tier: number; kind: SubstringMatchKind; lookup: number }>();
   for (let l = 0; limit > 0 && l < lookups.length; l++) {
     for (const found of searchSubstrings(usernames.spammerTexts, lookups[l]!.text, limit + COUNT_MARGIN)) {
@@ -83,5 +85,9 @@ export function searchUsernameGroup(
       score: score(lookups[lookup]!.text, username),
     };
   });
-  return { group: { type: USERNAME_GROUP_TYPE, count: records.length, items }, tier: best.get(records[0]!)!.tier };
+  const first = best.get(records[0]!)!;
+  const text = lookups[first.lookup]!.text;
+  const username = items[0]!.title;
+  const completion = first.kind === "exact" ? 0 : getCompletion(username, username.indexOf(text) + text.length);
+  return { group: { type: USERNAME_GROUP_TYPE, count: records.length, items }, tier: first.tier, completion };
 }

@@ -39,6 +39,8 @@ export interface GramVoter {
   vote(variant: string, v: number, tops: readonly ScoredTopList[]): void;
   /** How word-like `text` is for this corpus: mean log document frequency of its trigrams. */
   getPlausibility(text: string): number;
+  /** Documents holding the trigram at `padded[i]` (or another in its bucket). */
+  getTrigramFrequency(padded: string, i: number): number;
 }
 
 /** `table`: the index's grams (global-grams.ts), read from the build's file or derived. */
@@ -208,7 +210,11 @@ export function createGramVoter(index: GlobalSearchIndex, docType: Uint8Array, n
     return count === 0 ? 0 : sum / count;
   }
 
-  return { table, mask, vote, getPlausibility };
+  function getTrigramFrequency(padded: string, i: number): number {
+    return length(hashTrigramAt(padded, i, mask));
+  }
+
+  return { table, mask, vote, getPlausibility, getTrigramFrequency };
 }
 
 /** The prefilter's ranking value: higher is better (see vote). */

@@ -10,9 +10,11 @@
  *   "срипто" is "crypto" (с → c), yet "спот" is "spot".
  *
  * The same plausibility decides which of a query's readings are worth a fuzzy search at all
- * (getFuzzyVariants).
+ * (getFuzzyVariants), and which reading one edit away a misspelt query most likely stands for
+ * (getOneEditRepair).
  */
 import { transliterateCyrillic } from "../transliterate.ts";
+import { GRAM_PAD } from "./global-grams.ts";
 import { foldText, hasCyrillic, swapKeyboardLayout } from "./normalize.ts";
 import type { QueryVariant } from "./normalize.ts";
 
@@ -102,4 +104,62 @@ export function getFuzzyVariants(variants: readonly QueryVariant[], plausibility
   return variants.map(
     (v, i) => v.kind !== "cyrillic" && (v.kind !== "latin" || i === likeliestLatin) && (Number.isNaN(keyed[i]!) || keyed[i]! >= best - LAYOUT_PLAUSIBILITY_GAP),
   );
+}
+
+/** `padded` (GRAM_PAD + text + GRAM_PAD): how many documents hold its trigram at i. */
+export type TrigramFrequency = (padded: string, i: number) => number;
+
+/** How much likelier (GramVoter plausibility) a one-edit reading must be than the query as typed (the labelled set: 0.1 to 0.3 find the same, within a query). */
+const REPAIR_GAIN = 0.1;
+/**
+ * What a reading split by an added space must make up: the two word-boundary trigrams it adds are
+ * common in any text, so a split reads likelier than it is ("орзо" → "ор зо" beat "розо").
+ */
+const SPLIT_COST = 0.3;
+/** Edits are tried around this many of the query's rarest trigrams. */
+const REPAIR_SPOTS = 2;
+
+/**
+ * The likeliest reading of `folded` one edit away that fuse.js's n-gram neighbours would not
+ * suggest: two neighbours swapped ("finvxe" → "finvex"), a space moved, dropped or added
+ * ("lum oagency", "lumo age ncy", "lumoagency" → "lumo agency"), two letters swapped across a
+ * space ("luma ogency"). Such an edit breaks up to four of the query's trigrams, so the intended
+ * name may share fewer grams with it than names two real typos away do, and the n-gram vote
+ * passes it over. A typo makes rare trigrams: edits are tried around the query's rarest ones,
+ * and the likeliest reading wins if it is REPAIR_GAIN likelier than the query. Undefined if none is.
+ */
+export function getOneEditRepair(folded: string, frequency: TrigramFrequency, plausibility: Plausibility): string | undefined {
+  const padded = GRAM_PAD + folded + GRAM_PAD;
+  const spots: { at: number; count: number }[] = [];
+  for (let i = 0; i + 2 < padded.length; i++) spots.push({ at: i, count: frequency(padded, i) });
+  spots.sort((a, b) => a.count - b.count || a.at - b.at);
+  // Trigram i of the padded text covers folded[i - 1 .. i + 1]: edits at i - 2 .. i + 1 can change it.
+  const positions = new Set<number>();
+  for (const { at } of spots.slice(0, REPAIR_SPOTS)) for (let p = at - 2; p <= at + 1; p++) if (p >= 0 && p < folded.length) positions.add(p);
+  let best: string | undefined;
+  let bestPlausibility = plausibility(folded) + REPAIR_GAIN;
+  for (const p of positions) {
+    for (const reading of getOneEditReadings(folded, p)) {
+      const likelihood = plausibility(reading) - (reading.length > folded.length ? SPLIT_COST : 0);
+      if (likelihood > bestPlausibility) {
+        best = reading;
+        bestPlausibility = likelihood;
+      }
+    }
+  }
+  return best;
+}
+
+/** The readings of `folded` with one edit at p (above). */
+function getOneEditReadings(folded: string, p: number): string[] {
+  const readings: string[] = [];
+  const here = folded[p]!;
+  const next = folded[p + 1];
+  if (next !== undefined && next !== here) readings.push(folded.slice(0, p) + next + here + folded.slice(p + 2));
+  if (here === " ") {
+    readings.push(folded.slice(0, p) + folded.slice(p + 1));
+    const before = folded[p - 1];
+    if (before !== undefined && next !== undefined && before !== next && before !== " " && next !== " ") readings.push(folded.slice(0, p - 1) + next + " " + before + folded.slice(p + 2));
+  } else if (p > 0 && folded[p - 1] !== " ") readings.push(`${folded.slice(0, p)} ${folded.slice(p)}`);
+  return readings;
 }

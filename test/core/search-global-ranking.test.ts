@@ -76,7 +76,9 @@ describe("global search: the order of the groups", () => {
   });
 
   it("keeps the fixed type order between groups whose best items match equally well", () => {
-    expect(order("spa")).toEqual(["company: prefix", "glossary: prefix", "video: prefix", "chat: prefix", "spammer: prefix"]);
+    // `spa` is a letter short of the glossary's and the videos' best words (spam), two or more
+    // short of the others' (spark, spamless, spark_media): the word nearest in length first.
+    expect(order("spa")).toEqual(["glossary: prefix", "video: prefix", "company: prefix", "chat: prefix", "spammer: prefix"]);
     expect(order("spark_media")).toEqual(["spammer: exact", "company: fuzzy"]);
   });
 
@@ -88,5 +90,54 @@ describe("global search: the order of the groups", () => {
 
   it("keeps the fixed order when ranking by fuse.js score alone (the bench's comparison with plain fuse.js)", () => {
     expect(searcher.search("spam", { rankBy: "fuse-score" }).map((g) => g.type)).toEqual(["company", "glossary", "video", "chat", "spammer"]);
+  });
+});
+
+describe("global search: the word a prefix completes, before rank", () => {
+  // Forty better-ranked names merely start with "lumo"; Lumo Agency's first word is "lumo", Lumox
+  // Pay's a letter longer. Inside a name too: "Old lumo" beside forty better-ranked "Old lumoraxen".
+  const searcher = createGlobalSearcher(
+    createGlobalSearchIndex([
+      ...range(40).map((i) => entity("company", `Lumoraxen ${i}`, 1000 + i)),
+      entity("company", "Lumovista Group", 900),
+      entity("company", "Lumox Pay", 2),
+      entity("company", "Lumo Agency", 1),
+      ...range(40).map((i) => entity("video", `Old lumoraxen ${i}`, 1000 + i)),
+      entity("video", "Old lumo", 0),
+    ]),
+  );
+  const titles = (query: string, type: string, rankBy?: "fuse-score") => searcher.search(query, { rankBy }).find((g) => g.type === type)!.items.map((i) => i.title);
+
+  it("lists a name whose word is the query, then one a letter longer, then longer ones by rank", () => {
+    expect(titles("lumo", "company")).toEqual(["Lumo Agency", "Lumox Pay", "Lumoraxen 39", "Lumoraxen 38", "Lumoraxen 37"]);
+  });
+
+  it("does the same for a word inside a name, however many better-ranked words start with the query", () => {
+    expect(titles("lumo", "video")[0]).toBe("Old lumo");
+    expect(titles("lumoraxen 3", "company").slice(0, 2)).toEqual(["Lumoraxen 3", "Lumoraxen 39"]);
+  });
+});
+
+describe("global search: a transposition or a moved space is one typo", () => {
+  // Each query is one reader's edit from the last, lowest-ranked name and two from the others,
+  // which fuse.js scores the same (it counts a swap as two errors) and so ranks first.
+  const cases: [string, string[]][] = [
+    ["finvxe tv", ["Finvace TV", "Finde TV", "Fince TV", "Finvex TV"]],
+    ["lum oagency", ["Lum Oagenda", "Lumo Agency"]],
+    ["luma ogency", ["Luma Ogenda", "Lumo Agency"]],
+  ];
+  for (const [query, names] of cases) {
+    it(`lists ${names.at(-1)} first for "${query}"`, () => {
+      const searcher = createGlobalSearcher(createGlobalSearchIndex(names.map((name, i) => entity("company", name, 100 - i))));
+      const titles = (rankBy?: "fuse-score") => searcher.search(query, { rankBy })[0]!.items.map((i) => i.title);
+      expect(titles()[0]).toBe(names.at(-1));
+      expect(titles("fuse-score").at(-1)).toBe(names.at(-1));
+    });
+  }
+
+  it("finds a swap in a short word that fuse.js's threshold turns away (two errors in four letters)", () => {
+    const searcher = createGlobalSearcher(createGlobalSearchIndex([entity("company", "Exka", 0), entity("company", "Tekvi", 5)]));
+    expect(searcher.search("ekxa")[0]!.items.map((i) => i.title)).toEqual(["Exka"]);
+    expect(searcher.search("ekxa", { rankBy: "fuse-score" })).toEqual([]);
   });
 });
