@@ -10,7 +10,12 @@
  * - a prefix is the shortest (of at least 4 characters) that at most 3 items of the group start a
  *   text with (usernames: of the million), so any search ranking prefix matches first lists it;
  * - a typo, other-script or wrong-layout query is dropped when another item of the group has a
- *   text starting with it: that item would be the better answer;
+ *   text starting with it, or with the name it was made from (search-queries.ts typedName): that
+ *   item would be the better answer; a typo query also when another item starts a text as few
+ *   typos from it as its own (bench/search-typo-distance.ts);
+ * - a whole-word prefix ("lumo" for Lumo Agency) or one a letter short ("lumo" for Lumox Pay) is
+ *   kept when its item is the only one of the group with such a word, no item has a word
+ *   closer, and at least 5 items above it in rank start a text with it (isOnlyNearWord);
  * - usernames are not misspelt: the username a letter away is another account, which global
  *   search does not offer (core/search/global-usernames.ts).
  * Usernames are drawn from the first 100 000 of the million (the test builds those only).
@@ -24,6 +29,7 @@ import { sitePaths } from "../core/urls.ts";
 import { createBenchEntities, createBenchUsernames, createRandom } from "./search-corpus.ts";
 import type { BenchRandom } from "./search-corpus.ts";
 import { alterName, typedName } from "./search-queries.ts";
+import { countTyposFromStart } from "./search-typo-distance.ts";
 import type { QueryKind } from "./search-queries.ts";
 
 export const LABELLED_FILE = new URL("./search-labelled.json", import.meta.url);
@@ -33,11 +39,16 @@ export const LABELLED_CORPUS = { entities: 100_000, usernames: 1_000_000, userna
 const KIND_COUNTS = {
   "exact name": 25,
   prefix: 25,
-  substitution: 20,
-  deletion: 20,
-  insertion: 20,
-  transposition: 20,
-  "two typos": 20,
+  "prefix, whole word": 40,
+  "prefix, a letter short": 40,
+  substitution: 40,
+  deletion: 40,
+  insertion: 40,
+  transposition: 40,
+  "two typos": 40,
+  "moved space": 40,
+  "swap across a space": 40,
+  "swap in a short word": 40,
   "other script": 25,
   "wrong layout": 25,
   "@username": 15,
@@ -49,6 +60,8 @@ export type LabelledKind = keyof typeof KIND_COUNTS;
 export const LABELLED_KINDS = Object.keys(KIND_COUNTS) as LabelledKind[];
 /** Kinds whose expected item any search that ranks exact and prefix matches first must list. */
 export const GUARANTEED_KINDS: readonly LabelledKind[] = ["exact name", "prefix", "@username", "username", "username prefix", "username, wrong layout"];
+/** Kinds whose expected item a search must list that ranks, among prefix matches, whole words and words a letter longer first. */
+export const WHOLE_WORD_KINDS: readonly LabelledKind[] = ["prefix, whole word", "prefix, a letter short"];
 
 export interface LabelledQuery {
   kind: LabelledKind;
@@ -65,6 +78,12 @@ export function readLabelledQueries(): LabelledQuery[] {
 
 const MIN_PREFIX = 4;
 const MAX_PREFIX_SHARERS = 3;
+/** Typo queries further than this from their item's texts are dropped (a name cut short by typedName is a prefix, 0). */
+const MAX_TYPOS = 3;
+/** A whole-word prefix is kept only when at least this many items of the group rank above its item and start a text with it. */
+const MIN_OUTRANKING = 5;
+/** Where a word ends, as the searcher reads words (core/search/global-searcher.ts). */
+const WORD_SEPARATORS = /[ .\-_]/;
 
 export function createLabelledQueries(entities: readonly GlobalSearchEntity[], usernames: readonly string[]): LabelledQuery[] {
   const random = createRandom(21);
@@ -73,7 +92,9 @@ export function createLabelledQueries(entities: readonly GlobalSearchEntity[], u
   const queries: LabelledQuery[] = [];
   for (const kind of LABELLED_KINDS) {
     const found: LabelledQuery[] = [];
-    for (let attempt = 0; found.length < KIND_COUNTS[kind] && attempt < 1000; attempt++) {
+    // Few items fit the whole-word kinds (one in a thousand): more attempts, each cheap.
+    const attempts = WHOLE_WORD_KINDS.includes(kind) ? 300_000 : 2_000;
+    for (let attempt = 0; found.length < KIND_COUNTS[kind] && attempt < attempts; attempt++) {
       const made = kind.includes("username") ? makeUsernameQuery(kind, usernames, sortedNames, random) : makeEntityQuery(kind, entities, texts, random);
       if (made !== null && !found.some((q) => q.query === made.query)) found.push(made);
     }
@@ -95,9 +116,16 @@ function makeEntityQuery(kind: LabelledKind, entities: readonly GlobalSearchEnti
     }
     return null;
   }
-  const query = alterName(typedName(entity.title), kind as QueryKind, random);
+  if (kind === "prefix, whole word" || kind === "prefix, a letter short") {
+    const word = folded.split(WORD_SEPARATORS)[0]!;
+    const query = kind === "prefix, whole word" ? word : word.slice(0, -1);
+    return query.length >= MIN_PREFIX && query !== folded && isOnlyNearWord(texts, entity, query, kind === "prefix, whole word" ? 0 : 1) ? { ...label, query } : null;
+  }
+  const name = typedName(entity.title);
+  const query = alterName(name, kind as QueryKind, random);
   const typed = foldText(query);
-  return typed.length >= 2 && typed !== folded && texts.count(entity.type, typed, entity.url) === 0 ? { ...label, query } : null;
+  if (typed.length < 2 || typed === folded || texts.count(entity.type, typed, entity.url) !== 0 || texts.count(entity.type, foldText(name), entity.url) !== 0) return null;
+  return kind === "other script" || kind === "wrong layout" || texts.isClosest(entity.type, typed, entity.url) ? { ...label, query } : null;
 }
 
 function makeUsernameQuery(kind: LabelledKind, usernames: readonly string[], sorted: readonly string[], random: BenchRandom): LabelledQuery | null {
@@ -112,29 +140,83 @@ function makeUsernameQuery(kind: LabelledKind, usernames: readonly string[], sor
   return null;
 }
 
+/**
+ * Whether `entity` is the one item of its group with a word that completes `query` with `extra`
+ * letters (0: the word is the query), no item has a shorter such word, and MIN_OUTRANKING items
+ * that rank above it start a text with the query: a ranking by popularity alone would not list
+ * it, one that puts whole words and words a letter longer first must.
+ */
+function isOnlyNearWord(texts: TextLookup, entity: GlobalSearchEntity, query: string, extra: number): boolean {
+  for (let shorter = 0; shorter < extra; shorter++) if (texts.countWords(entity.type, query, shorter, "") > 0) return false;
+  return texts.countWords(entity.type, query, extra, entity.url) === 0 && texts.countWords(entity.type, query, extra, "") === 1 && texts.countAbove(entity.type, query, entity.url) >= MIN_OUTRANKING;
+}
+
 interface TextLookup {
   /** Items of `type` other than `url` with a text (folded, as the index holds it) starting with `prefix` (or equal to it), counted up to 4. */
   count(type: string, prefix: string, url: string, equal?: boolean): number;
+  /** Items of `type` other than `url` with a word (in any text) of `prefix` and `extra` more letters, counted up to 2. */
+  countWords(type: string, prefix: string, extra: number, url: string): number;
+  /** Items of `type` ranked above `url` (earlier in the index) with a text starting with `prefix`, counted up to MIN_OUTRANKING. */
+  countAbove(type: string, prefix: string, url: string): number;
+  /** Whether `url` starts a text fewer typos from `typed` than any other item of `type` does. */
+  isClosest(type: string, typed: string, url: string): boolean;
 }
 
 function createTextLookup(index: GlobalSearchIndex): TextLookup {
-  const byType = new Map<string, { texts: string[]; urls: string[] }>();
+  const byType = new Map<string, { texts: string[]; docs: number[]; words: string[]; wordDocs: number[] }>();
+  const byText = (a: { text: string }, b: { text: string }) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
   for (let t = 0; t < index.types.length; t++) {
-    const list: { text: string; url: string }[] = [];
+    const list: { text: string; doc: number }[] = [];
+    const words: { text: string; doc: number }[] = [];
     for (let d = index.typeStarts[t]!; d < index.typeStarts[t + 1]!; d++) {
-      for (let f = index.textStarts[d]!; f < index.textStarts[d + 1]!; f++) list.push({ text: index.texts[f]!, url: index.urls[d]! });
+      const own = new Set<string>();
+      for (let f = index.textStarts[d]!; f < index.textStarts[d + 1]!; f++) {
+        list.push({ text: index.texts[f]!, doc: d });
+        for (const word of index.texts[f]!.split(WORD_SEPARATORS)) if (word !== "") own.add(word);
+      }
+      for (const word of own) words.push({ text: word, doc: d });
     }
-    list.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
-    byType.set(index.types[t]!, { texts: list.map((item) => item.text), urls: list.map((item) => item.url) });
+    list.sort(byText);
+    words.sort(byText);
+    byType.set(index.types[t]!, { texts: list.map((item) => item.text), docs: list.map((item) => item.doc), words: words.map((w) => w.text), wordDocs: words.map((w) => w.doc) });
   }
+  const docOf = new Map(index.urls.map((url, d) => [url, d]));
   return {
     count(type, prefix, url, equal = false) {
-      const { texts, urls } = byType.get(type)!;
-      const others = new Set<string>();
+      const { texts, docs } = byType.get(type)!;
+      const self = docOf.get(url);
+      const others = new Set<number>();
       for (let i = lowerBound(texts, prefix); i < texts.length && (equal ? texts[i] === prefix : texts[i]!.startsWith(prefix)) && others.size <= MAX_PREFIX_SHARERS; i++) {
-        if (urls[i] !== url) others.add(urls[i]!);
+        if (docs[i] !== self) others.add(docs[i]!);
       }
       return others.size;
+    },
+    countWords(type, prefix, extra, url) {
+      const { words, wordDocs } = byType.get(type)!;
+      const self = docOf.get(url);
+      const owners = new Set<number>();
+      for (let i = lowerBound(words, prefix); i < words.length && words[i]!.startsWith(prefix) && owners.size < 2; i++) {
+        if (words[i]!.length === prefix.length + extra && wordDocs[i] !== self) owners.add(wordDocs[i]!);
+      }
+      return owners.size;
+    },
+    isClosest(type, typed, url) {
+      const { texts, docs } = byType.get(type)!;
+      const self = docOf.get(url)!;
+      let own = MAX_TYPOS + 1;
+      for (let f = index.textStarts[self]!; f < index.textStarts[self + 1]!; f++) own = Math.min(own, countTyposFromStart(typed, index.texts[f]!, MAX_TYPOS));
+      if (own > MAX_TYPOS) return false;
+      for (let i = 0; i < texts.length; i++) if (docs[i] !== self && countTyposFromStart(typed, texts[i]!, own) <= own) return false;
+      return true;
+    },
+    countAbove(type, prefix, url) {
+      const { texts, docs } = byType.get(type)!;
+      const self = docOf.get(url)!;
+      const above = new Set<number>();
+      for (let i = lowerBound(texts, prefix); i < texts.length && texts[i]!.startsWith(prefix) && above.size < MIN_OUTRANKING; i++) {
+        if (docs[i]! < self) above.add(docs[i]!);
+      }
+      return above.size;
     },
   };
 }

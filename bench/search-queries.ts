@@ -9,6 +9,7 @@ import type { BenchRandom } from "./search-corpus.ts";
 
 export const QUERY_KINDS = [
   "substitution", "deletion", "insertion", "transposition", "two typos", "other script", "wrong layout",
+  "moved space", "swap across a space", "swap in a short word",
 ] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
@@ -92,21 +93,71 @@ export function typedName(title: string): string {
   return space > 8 ? cut.slice(0, space) : cut;
 }
 
+/** Per kind, `perKind` entities whose name the kind can alter (a swap across a space needs two words), each altered once. */
 export function createBenchQueries(entities: readonly GlobalSearchEntity[], perKind: number, random: BenchRandom): BenchQuery[] {
   const queries: BenchQuery[] = [];
   for (const kind of QUERY_KINDS) {
     for (let n = 0; n < perKind; n++) {
-      const entity = entities[random.int(entities.length)]!;
-      queries.push({ kind, query: alterName(typedName(entity.title), kind, random), type: entity.type, url: entity.url });
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const entity = entities[random.int(entities.length)]!;
+        const name = typedName(entity.title);
+        const query = alterName(name, kind, random);
+        if (query.toLowerCase() === name.toLowerCase()) continue;
+        queries.push({ kind, query, type: entity.type, url: entity.url });
+        break;
+      }
     }
   }
   return queries;
 }
 
-/** `name` as a query of `kind`: with typos, in the other script, or typed on the other layout. */
+/**
+ * A space moved into or out of a word, one edit to a reader: two words run together ("lumo
+ * agency" → "lumoagency"), a word split ("lumo age ncy"), or a space one letter off ("lum
+ * oagency", "lumoa gency").
+ */
+function moveSpace(text: string, random: BenchRandom): string {
+  const spaces = [...text.matchAll(/(?<=\p{L}) (?=\p{L})/gu)].map((m) => m.index);
+  const inside = [...text.matchAll(/(?<=\p{L})(?=\p{L})/gu)].map((m) => m.index);
+  const way = spaces.length === 0 ? "split" : random.pick(["join", "split", "left", "right"] as const);
+  if (way === "split") {
+    if (inside.length === 0) return text;
+    const at = random.pick(inside);
+    return `${text.slice(0, at)} ${text.slice(at)}`;
+  }
+  const at = random.pick(spaces);
+  if (way === "join") return text.slice(0, at) + text.slice(at + 1);
+  // The space and the letter beside it change places.
+  if (way === "left") return `${text.slice(0, at - 1)} ${text[at - 1]}${text.slice(at + 1)}`;
+  return `${text.slice(0, at)}${text[at + 1]} ${text.slice(at + 2)}`;
+}
+
+/** The letters either side of a space change places ("lumo agency" → "luma ogency"); `text` when no two differ. */
+function swapAcrossSpace(text: string, random: BenchRandom): string {
+  const spaces = [...text.matchAll(/(?<=\p{L}) (?=\p{L})/gu)].map((m) => m.index).filter((at) => text[at - 1]!.toLowerCase() !== text[at + 1]!.toLowerCase());
+  if (spaces.length === 0) return text;
+  const at = random.pick(spaces);
+  return text.slice(0, at - 1) + text[at + 1] + " " + text[at - 1] + text.slice(at + 2);
+}
+
+/** Two neighbouring letters swapped in a word of 2 to 4 letters ("gold tv" → "glod tv", "gold vt"); `text` when there is none. */
+function swapInShortWord(text: string, random: BenchRandom): string {
+  const pairs: number[] = [];
+  for (const word of text.matchAll(/(?<![\p{L}\p{N}])\p{L}{2,4}(?![\p{L}\p{N}])/gu)) {
+    for (let i = word.index; i + 1 < word.index + word[0].length; i++) if (text[i]!.toLowerCase() !== text[i + 1]!.toLowerCase()) pairs.push(i);
+  }
+  if (pairs.length === 0) return text;
+  const at = random.pick(pairs);
+  return text.slice(0, at) + text[at + 1] + text[at] + text.slice(at + 2);
+}
+
+/** `name` as a query of `kind`: with typos, in the other script, or typed on the other layout; `name` itself when the kind cannot alter it. */
 export function alterName(name: string, kind: QueryKind, random: BenchRandom): string {
   if (kind === "other script") return otherScript(name);
   if (kind === "wrong layout") return swapKeyboardLayout(name);
+  if (kind === "moved space") return moveSpace(name, random);
+  if (kind === "swap across a space") return swapAcrossSpace(name, random);
+  if (kind === "swap in a short word") return swapInShortWord(name, random);
   if (kind !== "two typos") return typo(name, kind, random);
   // The second typo may undo the first ("ab" → "b" → "ab"): then another second typo.
   const once = typo(name, random.pick(["substitution", "deletion", "insertion"] as const), random);
