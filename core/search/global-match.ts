@@ -68,12 +68,24 @@ export function getTypoCloseness(texts: readonly string[], from: number, to: num
   let best = FURTHER;
   for (let f = from; f < to && best !== ONE_EDIT_WORD; f++) {
     const text = texts[f]!;
-    best = Math.min(best, getOneEditCloseness(query, text, 0));
-    for (let at = 1; at < text.length && best !== ONE_EDIT_WORD; at++) {
-      if (isWordEnd(text.charCodeAt(at - 1))) best = Math.min(best, getOneEditCloseness(query, text, at));
+    for (let at = 0; at < text.length && best !== ONE_EDIT_WORD; at++) {
+      if ((at === 0 || isWordEnd(text.charCodeAt(at - 1))) && mayBeOneEditFrom(query, text, at)) best = Math.min(best, getOneEditCloseness(query, text, at));
     }
   }
   return best;
+}
+
+/**
+ * Whether getOneEditCloseness can find one edit at `start`: one of the query's first two
+ * characters is among the text's first three there (every edit above leaves one so). Most word
+ * starts fail this at once.
+ */
+function mayBeOneEditFrom(query: string, text: string, start: number): boolean {
+  const q0 = query.charCodeAt(0);
+  const q1 = query.charCodeAt(1);
+  const t0 = text.charCodeAt(start);
+  const t1 = text.charCodeAt(start + 1);
+  return q0 === t0 || q0 === t1 || q1 === t0 || q1 === t1 || q0 === text.charCodeAt(start + 2);
 }
 
 /** Whether `query` is at most one edit from a prefix of text[start..], and whether that prefix is whole words. */

@@ -236,7 +236,8 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
     if (byScore || typed.kind !== "typed" || finder.hasTextPrefix(typed.text)) return found;
     const repair = getOneEditRepair(typed.text, finder.getTrigramFrequency, finder.getPlausibility);
     if (repair === undefined) return found;
-    const extra = finder.find([{ text: repair, kind: "typed" }], limits, [true]);
+    // A reading that starts a text finds its names without the n-gram vote, the costly part.
+    const extra = finder.find([{ text: repair, kind: "typed" }], limits, [!finder.hasTextPrefix(repair)]);
     for (let i = 0; i < found.docs.length; i++) candidateAt[found.docs[i]!] = i + 1;
     for (const doc of extra.docs) {
       const at = candidateAt[doc]!;
