@@ -60,6 +60,8 @@ export type LabelledKind = keyof typeof KIND_COUNTS;
 export const LABELLED_KINDS = Object.keys(KIND_COUNTS) as LabelledKind[];
 /** Kinds whose expected item any search that ranks exact and prefix matches first must list. */
 export const GUARANTEED_KINDS: readonly LabelledKind[] = ["exact name", "prefix", "@username", "username", "username prefix", "username, wrong layout"];
+/** Misspelt names: the kinds on which global search must find as many as plain fuse.js does (issue 24). */
+export const TYPO_KINDS: readonly LabelledKind[] = ["substitution", "deletion", "insertion", "transposition", "two typos", "moved space", "swap across a space", "swap in a short word"];
 /** Kinds whose expected item a search must list that ranks, among prefix matches, whole words and words a letter longer first. */
 export const WHOLE_WORD_KINDS: readonly LabelledKind[] = ["prefix, whole word", "prefix, a letter short"];
 

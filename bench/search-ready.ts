@@ -6,6 +6,13 @@
  * The dist is a real build of a small sample whose search/ files are then replaced with the
  * benchmark's (100 000 entities, 1 000 000 usernames), written exactly as the search emitter
  * writes them; the same server on the small build, indexes untouched, is the baseline.
+ *
+ * Once that server is ready, global search is timed over HTTP as clients see it: keep-alive
+ * clients (bench/http-load.ts) cycling through the bench's query mix, after a warm-up, 1, 2 and
+ * 4 at once (HTTP_CLIENTS); each time runs from the request sent to its body read. The server
+ * answers on one thread: with c clients a request waits for up to c - 1 others, and at 4 (on the
+ * bench's two cores, the clients' process on one of them) it is busy nearly all the time, so
+ * that run reads as throughput more than as latency.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +20,13 @@ import { buildDist } from "../build/build.ts";
 import { DEFAULT_AS_OF, generateSample } from "../data/sample/generate.ts";
 import { loadSearchState, SEARCH_INDEX_PATHS } from "../server/search-state.ts";
 import { readRssBytes, startServeProcess } from "../test/helpers/serve-process.ts";
+import { runLoad, summarizeLoad } from "./http-load.ts";
+import type { LoadSummary } from "./http-load.ts";
+
+/** Concurrent clients of each HTTP run. */
+export const HTTP_CLIENTS = [1, 2, 4] as const;
+const HTTP_SECONDS = 8;
+const HTTP_WARMUP_SECONDS = 2;
 
 
 export interface SearchIndexFiles {
@@ -32,9 +46,12 @@ export interface ReadyFigures {
   loadMs: number;
   /** Server RSS once ready, with the benchmark's indexes. */
   rssBytes: number;
+  /** GET /api/search/global over HTTP on that server, one run per HTTP_CLIENTS entry. */
+  http: LoadSummary[];
 }
 
-export async function measureServerReady(workDir: string, files: SearchIndexFiles): Promise<ReadyFigures> {
+/** `queries`: what the HTTP runs ask global search, in turn. */
+export async function measureServerReady(workDir: string, files: SearchIndexFiles, queries: readonly string[]): Promise<ReadyFigures> {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   const db = join(workDir, "small.sqlite");
@@ -49,14 +66,30 @@ export async function measureServerReady(workDir: string, files: SearchIndexFile
   const started = performance.now();
   await loadSearchState(buildDir, DEFAULT_AS_OF);
   const loadMs = performance.now() - started;
-  const ready = await timeServerStart(dist);
+  let http: ReadyFigures["http"] | undefined;
+  const ready = await timeServerStart(dist, async (url) => {
+    http = await measureGlobalSearchHttp(url, queries);
+  });
   // ~150 MB of indexes at full scale: nothing here is worth keeping between runs.
   rmSync(workDir, { recursive: true, force: true });
-  return { baselineMs: baseline.ms, readyMs: ready.ms, loadMs, rssBytes: ready.rssBytes };
+  return { baselineMs: baseline.ms, readyMs: ready.ms, loadMs, rssBytes: ready.rssBytes, http: http! };
 }
 
-/** Starts `cli/serve.ts` on a free port and polls both search routes until they answer 200. */
-async function timeServerStart(dist: string): Promise<{ ms: number; rssBytes: number }> {
+async function measureGlobalSearchHttp(url: string, queries: readonly string[]): Promise<ReadyFigures["http"]> {
+  const paths = queries.map((q) => new URL(`api/search/global?q=${encodeURIComponent(q)}`, `${url}/`));
+  const send = (i: number) => fetch(paths[Math.abs(i) % paths.length]!);
+  const runs: LoadSummary[] = [];
+  for (const concurrency of HTTP_CLIENTS) {
+    runs.push(summarizeLoad([await runLoad(send, 200, { concurrency, seconds: HTTP_SECONDS, maxRequests: 1_000_000, warmupSeconds: HTTP_WARMUP_SECONDS })]));
+  }
+  return runs;
+}
+
+/**
+ * Starts `cli/serve.ts` on a free port and polls both search routes until they answer 200; then
+ * runs `whileUp` on it, if given, before stopping it.
+ */
+async function timeServerStart(dist: string, whileUp?: (url: string) => Promise<void>): Promise<{ ms: number; rssBytes: number }> {
   const started = performance.now();
   const { child, url } = await startServeProcess(dist);
   try {
@@ -70,7 +103,9 @@ async function timeServerStart(dist: string): Promise<{ ms: number; rssBytes: nu
       }
     }
     const ms = performance.now() - started;
-    return { ms, rssBytes: readRssBytes(child.pid!) };
+    const rssBytes = readRssBytes(child.pid!);
+    await whileUp?.(url);
+    return { ms, rssBytes };
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");

@@ -1,6 +1,7 @@
 /**
  * Top-5 recall on the labelled query set (bench/search-labelled.json): global search beside
- * plain fuse.js, kind by kind, over the bench corpus with the million usernames.
+ * plain fuse.js, kind by kind, over the bench corpus with the million usernames. Issue 24's
+ * targets: at least 97.5 % of every kind, and no fewer than plain fuse.js on misspelt names.
  *
  * Plain fuse.js is given what bench/search.ts gives it (the folded query, its transliteration and
  * other-layout readings; an item's best score over them) under the searcher's fuse.js options,
@@ -17,7 +18,7 @@ import type { FuseDocument, GlobalSearcher } from "../core/search/global-searche
 import type { LiveIndex } from "../core/search/live-index.ts";
 import { getRecordText } from "../core/search/substring-index.ts";
 import { sitePaths } from "../core/urls.ts";
-import { LABELLED_KINDS } from "./search-labelled.ts";
+import { LABELLED_KINDS, TYPO_KINDS } from "./search-labelled.ts";
 import type { LabelledQuery } from "./search-labelled.ts";
 import type { SearchBenchRow } from "./search.ts";
 
@@ -43,7 +44,7 @@ export function measureLabelledRecall(searcher: GlobalSearcher, index: GlobalSea
   };
   const rows: SearchBenchRow[] = [
     { metric: `labelled set: top-5 recall, ${queries.length} queries`, value: tally(found), baseline: `fuse.js ${tally(fuseFound)}`, ratio: "", target: "≥ fuse.js" },
-    ...LABELLED_KINDS.map((kind) => ({ metric: `  ${kind}`, value: tally(found, kind), baseline: `fuse.js ${tally(fuseFound, kind)}`, ratio: "", target: "" })),
+    ...LABELLED_KINDS.map((kind) => ({ metric: `  ${kind}`, value: tally(found, kind), baseline: `fuse.js ${tally(fuseFound, kind)}`, ratio: "", target: TYPO_KINDS.includes(kind) ? "≥ 97.5 %, ≥ fuse.js" : "≥ 97.5 %" })),
   ];
   return { rows, found };
 }
