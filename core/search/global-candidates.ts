@@ -49,15 +49,34 @@ export interface Candidates {
 }
 
 export interface CandidateFinder {
-  /** `fuzzy[v]` false: variant v is looked up for exact and prefix matches only. */
-  find(variants: readonly QueryVariant[], limits: ArrayLike<number>, fuzzy: readonly boolean[]): Candidates;
+  /**
+   * `fuzzy[v]` false: variant v is looked up for exact and prefix matches only; `textStartsOnly`:
+   * for texts starting with it only (no word prefixes inside texts, no votes).
+   */
+  find(variants: readonly QueryVariant[], limits: ArrayLike<number>, fuzzy: readonly boolean[], textStartsOnly?: boolean): Candidates;
   /** How word-like `text` is for this corpus (see GramVoter). */
   getPlausibility(text: string): number;
   /** Documents holding a trigram (see GramVoter). */
   getTrigramFrequency(padded: string, i: number): number;
   /** Whether some text starts with `variant`. */
   hasTextPrefix(variant: string): boolean;
+  /**
+   * Readings of `variant` one edit away (global-match.ts's edits: a letter replaced, added or left
+   * out, neighbours swapped, letters swapped across a space) that start a text, the edit where the
+   * variant stops starting any (or a letter before or after): a misspelt name's start, found in
+   * the sorted texts without the n-gram vote, which a crowd of names sharing the query's common
+   * words can outvote it in. Only readings that at most MAX_READING_TEXTS texts start with: a
+   * shorter, commoner one says little that the vote does not. At most MAX_ONE_EDIT_READINGS;
+   * none when the variant starts a text.
+   */
+  getOneEditPrefixes(variant: string): string[];
 }
+
+const MAX_ONE_EDIT_READINGS = 8;
+const MAX_READING_TEXTS = 64;
+const MIN_READING_HEAD = 2;
+/** Letters that follow one text start, read at most. */
+const MAX_NEXT_LETTERS = 48;
 
 /** `norms[f]`: text f's fuse.js field norm (fuse-score.ts getFieldNorm); `grams`: the index's (global-grams.ts). */
 export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Array, norms: ArrayLike<number>, grams: GramPostings): CandidateFinder {
@@ -119,6 +138,77 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       }
     }
     return true;
+  }
+
+  function hasTextPrefix(variant: string): boolean {
+    const at = findFirstText(variant);
+    return at < sortedTexts.length && texts[sortedTexts[at]!]!.startsWith(variant);
+  }
+
+  /** How much of `text` starts some text: its longest common prefix with its neighbours in sortedTexts. */
+  function readKnownLength(text: string): number {
+    const at = findFirstText(text);
+    let known = at > 0 ? countCommonPrefix(texts[sortedTexts[at - 1]!]!, text) : 0;
+    if (at < sortedTexts.length) known = Math.max(known, countCommonPrefix(texts[sortedTexts[at]!]!, text));
+    return known;
+  }
+
+  // getOneEditPrefixes's best reading that starts no text, and how much of it does (scratch).
+  let partial: string | undefined;
+  let partialKnown = 0;
+
+  /** The readings of `variant` one edit away at or next to `known` (where it stops starting texts) that start texts. */
+  function addOneEditReadings(readings: string[], variant: string, known: number): void {
+    for (let e = Math.max(0, known - 1); e <= known + 1 && e < variant.length; e++) {
+      const head = variant.slice(0, e);
+      addReading(readings, head + variant.slice(e + 1), e);
+      if (e + 1 < variant.length) addReading(readings, head + variant[e + 1] + variant[e] + variant.slice(e + 2), e + 1);
+      if (variant[e] === " " && e > 0 && e + 1 < variant.length) addReading(readings, variant.slice(0, e - 1) + variant[e + 1] + " " + variant[e - 1] + variant.slice(e + 2), e + 1);
+      // A letter replaced or added: tried with each letter the texts have there, once the head
+      // is long enough to say something (a typo in a name's first letters is the vote's).
+      if (e < MIN_READING_HEAD) continue;
+      for (const letter of getNextLetters(head)) {
+        addReading(readings, head + letter + variant.slice(e + 1), e);
+        addReading(readings, head + letter + variant.slice(e), e);
+      }
+    }
+  }
+
+  /**
+   * Adds `reading` to `readings` if it starts 1 to MAX_READING_TEXTS texts, up to
+   * MAX_ONE_EDIT_READINGS; if it starts none but more than its edit (at `edited`) and more than
+   * the partial reading so far, it is the partial reading.
+   */
+  function addReading(readings: string[], reading: string, edited: number): void {
+    if (readings.length >= MAX_ONE_EDIT_READINGS || readings.includes(reading)) return;
+    const from = findFirstText(reading);
+    const to = from + MAX_READING_TEXTS;
+    if (from < sortedTexts.length && texts[sortedTexts[from]!]!.startsWith(reading)) {
+      if (to >= sortedTexts.length || !texts[sortedTexts[to]!]!.startsWith(reading)) readings.push(reading);
+      return;
+    }
+    const known = readKnownLength(reading);
+    if (known > edited + 1 && known > partialKnown) {
+      partial = reading;
+      partialKnown = known;
+    }
+  }
+
+  /** The characters that follow `head` in the texts starting with it, each once: one binary search per character. */
+  function getNextLetters(head: string): string[] {
+    const letters: string[] = [];
+    for (let i = findFirstText(head); i < sortedTexts.length && letters.length < MAX_NEXT_LETTERS; ) {
+      const text = texts[sortedTexts[i]!]!;
+      if (!text.startsWith(head)) break;
+      if (text.length === head.length) {
+        i++;
+        continue;
+      }
+      const letter = text[head.length]!;
+      letters.push(letter);
+      i = findFirstText(head + String.fromCharCode(letter.charCodeAt(0) + 1));
+    }
+    return letters;
   }
 
   /** Where `variant` is or would be in sortedTexts. */
@@ -202,17 +292,27 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
   return {
     getPlausibility: voter.getPlausibility,
     getTrigramFrequency: voter.getTrigramFrequency,
-    hasTextPrefix(variant) {
-      const at = findFirstText(variant);
-      return at < sortedTexts.length && texts[sortedTexts[at]!]!.startsWith(variant);
+    hasTextPrefix,
+    getOneEditPrefixes(variant) {
+      const readings: string[] = [];
+      const known = readKnownLength(variant);
+      if (known === variant.length) return readings;
+      partial = undefined;
+      partialKnown = 0;
+      addOneEditReadings(readings, variant, known);
+      // None starts a text: a second typo further on? The reading that starts the longest text
+      // start, once past its edit, gets the same one more time.
+      const first = partial;
+      if (readings.length === 0 && first !== undefined) addOneEditReadings(readings, first, partialKnown);
+      return readings;
     },
-    find(variants, typeLimits, fuzzy) {
+    find(variants, typeLimits, fuzzy, textStartsOnly = false) {
       limits = typeLimits;
       for (let t = 0; t < typeCount; t++) tops[t]!.reset(limits[t]! > 0 ? limits[t]! + VOTED_MARGIN : 0);
       for (let v = 0; v < variants.length; v++) {
         const text = variants[v]!.text;
         const textsSeen = findTexts(text, 1 << v);
-        if (text.length >= 2) {
+        if (text.length >= 2 && !textStartsOnly) {
           findPrefixed(text, 1 << v, textsSeen, false);
           findPrefixed(text, 1 << v, true, true);
         }
@@ -228,4 +328,10 @@ export function createCandidateFinder(index: GlobalSearchIndex, docType: Uint8Ar
       return { docs, variantMasks };
     },
   };
+}
+
+function countCommonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
 }

@@ -224,20 +224,28 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
   }
 
   /**
-   * The prefilter's candidates for the variants; and, for a query as typed that starts no text and
-   * is one edit from likelier text (query-repair.ts getOneEditRepair), those of that reading too,
-   * as candidates of the query as typed: the reading only finds documents, the query scores them.
-   * It is looked up on its own, so that its votes do not crowd out the query's (fuse-score mode,
-   * which stands for plain fuse.js, has no such reading).
+   * The prefilter's candidates for the variants; and, for a query as typed that starts no text,
+   * those of its readings one edit away that start texts (global-candidates.ts
+   * getOneEditPrefixes), or when there are none, of its likeliest reading one transposition or
+   * moved space away (query-repair.ts getOneEditRepair), as candidates of the query as typed: a
+   * reading only finds documents, the query scores them. Readings are looked up on their own, so
+   * that their votes do not crowd out the query's (fuse-score mode, which stands for plain
+   * fuse.js, has no readings).
    */
   function findCandidates(variants: readonly QueryVariant[], limits: readonly number[], byScore: boolean): Candidates {
     const found = finder.find(variants, limits, getFuzzyVariants(variants, finder.getPlausibility));
     const typed = variants[0]!;
     if (byScore || typed.kind !== "typed" || finder.hasTextPrefix(typed.text)) return found;
-    const repair = getOneEditRepair(typed.text, finder.getTrigramFrequency, finder.getPlausibility);
-    if (repair === undefined) return found;
-    // A reading that starts a text finds its names without the n-gram vote, the costly part.
-    const extra = finder.find([{ text: repair, kind: "typed" }], limits, [!finder.hasTextPrefix(repair)]);
+    const readings = finder.getOneEditPrefixes(typed.text).map((text): QueryVariant => ({ text, kind: "typed" }));
+    if (readings.length > 0) addCandidates(found, finder.find(readings, limits, readings.map(() => false), true));
+    // No reading starts a name: the likeliest may start a word inside one, found as a query is.
+    const repair = readings.length > 0 ? undefined : getOneEditRepair(typed.text, finder.getTrigramFrequency, finder.getPlausibility);
+    if (repair !== undefined && !readings.some((r) => r.text === repair)) addCandidates(found, finder.find([{ text: repair, kind: "typed" }], limits, [!finder.hasTextPrefix(repair)]));
+    return found;
+  }
+
+  /** `extra`'s documents into `found`, as candidates of the query as typed (variant 0). */
+  function addCandidates(found: Candidates, extra: Candidates): void {
     for (let i = 0; i < found.docs.length; i++) candidateAt[found.docs[i]!] = i + 1;
     for (const doc of extra.docs) {
       const at = candidateAt[doc]!;
@@ -247,7 +255,6 @@ export function createGlobalSearcher(index: GlobalSearchIndex, { usernames, gram
       } else found.variantMasks[at - 1]! |= 1;
     }
     for (const doc of found.docs) candidateAt[doc] = 0;
-    return found;
   }
 
   /** The index's groups, unordered. */

@@ -130,12 +130,21 @@ const REPAIR_SPOTS = 2;
  */
 export function getOneEditRepair(folded: string, frequency: TrigramFrequency, plausibility: Plausibility): string | undefined {
   const padded = GRAM_PAD + folded + GRAM_PAD;
-  const spots: { at: number; count: number }[] = [];
-  for (let i = 0; i + 2 < padded.length; i++) spots.push({ at: i, count: frequency(padded, i) });
-  spots.sort((a, b) => a.count - b.count || a.at - b.at);
+  // The REPAIR_SPOTS rarest trigrams, the first of equals.
+  const spots: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i + 2 < padded.length; i++) {
+    const count = frequency(padded, i);
+    let k = spots.length;
+    while (k > 0 && counts[k - 1]! > count) k--;
+    if (k >= REPAIR_SPOTS) continue;
+    spots.splice(k, 0, i);
+    counts.splice(k, 0, count);
+    spots.length = counts.length = Math.min(spots.length, REPAIR_SPOTS);
+  }
   // Trigram i of the padded text covers folded[i - 1 .. i + 1]: edits at i - 2 .. i + 1 can change it.
-  const positions = new Set<number>();
-  for (const { at } of spots.slice(0, REPAIR_SPOTS)) for (let p = at - 2; p <= at + 1; p++) if (p >= 0 && p < folded.length) positions.add(p);
+  const positions: number[] = [];
+  for (const at of spots) for (let p = at - 2; p <= at + 1; p++) if (p >= 0 && p < folded.length && !positions.includes(p)) positions.push(p);
   let best: string | undefined;
   let bestPlausibility = plausibility(folded) + REPAIR_GAIN;
   for (const p of positions) {

@@ -1,8 +1,12 @@
 /**
  * The closeness rules of global search's order (core/search/global-match.ts), one case a row:
- * the word a prefix completes, and how many of a reader's edits a typo is from a name.
+ * the word a prefix completes, and how many of a reader's edits a typo is from a name; and the
+ * prefilter's readings of a misspelt name (core/search/global-candidates.ts).
  */
 import { describe, expect, it } from "vitest";
+import { createCandidateFinder } from "../../core/search/global-candidates.ts";
+import { buildGlobalGrams } from "../../core/search/global-grams.ts";
+import { createGlobalSearchIndex } from "../../core/search/global-index.ts";
 import { COMPLETIONS, EXACT, FURTHER, NO_PREFIX, ONE_EDIT_START, ONE_EDIT_WORD, TEXT_PREFIX, WORD_PREFIX, getPrefixMatch, getTypoCloseness } from "../../core/search/global-match.ts";
 
 describe("the word a prefix completes", () => {
@@ -47,5 +51,28 @@ describe("how close a typo is", () => {
 
   it("takes the closest of a document's texts", () => {
     expect(getTypoCloseness(["lumoraxen", "lumo agency"], 0, 2, "lumoagency")).toBe(ONE_EDIT_WORD);
+  });
+});
+
+describe("the readings of a misspelt name's start", () => {
+  const index = createGlobalSearchIndex(
+    ["Warning investment investment wallet", "Review investment crypto airdrop", "Lumo Agency", "Lumox Pay"].map((title, i) => ({ type: "video", title, url: `/v/${i}`, subtitle: "" })),
+  );
+  const docType = new Uint8Array(index.titles.length);
+  const norms = new Float64Array(index.texts.length).fill(1);
+  const finder = createCandidateFinder(index, docType, norms, buildGlobalGrams(index));
+
+  it("are the names' starts one edit from the query where it stops starting any", () => {
+    expect(finder.getOneEditPrefixes("warning inbestment inv")).toEqual(["warning investment inv"]);
+    expect(finder.getOneEditPrefixes("lum oagency")).toEqual(["lumo agency"]);
+    expect(finder.getOneEditPrefixes("luma ogency")).toEqual(["lumo agency"]);
+  });
+
+  it("take a second edit further on when no reading one edit away starts a name", () => {
+    expect(finder.getOneEditPrefixes("review invwstment crpto")).toEqual(["review investment crypto"]);
+  });
+
+  it("are none for a query that starts a name", () => {
+    expect(finder.getOneEditPrefixes("lumo ag")).toEqual([]);
   });
 });
