@@ -15,7 +15,7 @@ import { renderNginxServer } from "../core/hosting/nginx.ts";
 import { generateSample } from "../data/sample/generate.ts";
 import { findNginx, getFreePort, startNginx } from "../test/helpers/nginx.ts";
 import { ROOT } from "../test/helpers/run-command.ts";
-import { readRssBytes, startServeProcess } from "../test/helpers/serve-process.ts";
+import { readRssBytes, startServeProcess, waitForUrl } from "../test/helpers/serve-process.ts";
 import type { BenchRow } from "./build.ts";
 import { measureDeploys, toDeployRows } from "./deploy.ts";
 import { listChildren, pinProcess, runDownloadRounds, runWrk, writePathsScript, type DownloadFigures, type WrkFigures } from "./serve-load.ts";
@@ -135,15 +135,7 @@ async function timeFirstAnswer(command: string, args: string[], options: { serve
   const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = "";
-      child.stdout.on("data", (chunk) => {
-        output += String(chunk);
-        const found = /at (http:\/\/\S+)/.exec(output);
-        if (found) resolve(found[1]!.replace(/\/$/, ""));
-      });
-      child.once("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited (${code}) before listening: ${output}`)));
-    });
+    const url = await waitForUrl(child, `${command} ${args.join(" ")}`);
     const res = await fetch(`${url}/build-report.json`);
     await res.arrayBuffer();
     const seconds = (performance.now() - started) / 1000;
@@ -262,15 +254,7 @@ async function measureDownloads(dist: string, live: { url: string; pid: number }
 /** bench/plain-file-server.ts on the file, pinned as the other servers are. */
 async function startPlainServer(file: string): Promise<{ url: string; pid: number; stop(): void }> {
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/plain-file-server.ts"), file], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += String(chunk);
-      const found = /at (http:\/\/\S+)/.exec(output);
-      if (found) resolve(found[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`the plain Node server exited (${code}): ${output}`)));
-  });
+  const url = await waitForUrl(child, "the plain Node server");
   if (PIN) pinProcess(child.pid!, 0);
   return { url, pid: child.pid!, stop: () => void child.kill("SIGTERM") };
 }

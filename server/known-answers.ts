@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildState } from "./dist-source.ts";
 import { GenerationCache } from "./generation-cache.ts";
-import { answerPrepared, planPrepared, sendPrepared, type PreparedAnswer } from "./respond.ts";
+import { answerPrepared, planPrepared, sendPrepared, type HeaderReader, type PreparedAnswer } from "./respond.ts";
 import { answerWithFile, planFileAnswer, type FileAnswer, type Reply } from "./send-file.ts";
 
 export type KnownAnswer =
@@ -99,7 +99,7 @@ export function getRawKnownKey(url: string | undefined): string | null {
  * for anything else (a file evicted, a range, a stream), which the app then answers.
  */
 export function writeKnownAnswer(request: IncomingMessage, response: ServerResponse, state: BuildState, known: KnownAnswer): boolean {
-  const headers = { get: (name: string) => (request.headers[name] as string | undefined) ?? null };
+  const headers: HeaderReader = { get: (name) => (request.headers[name] as string | undefined) ?? null };
   const method = request.method!;
   let reply: Reply;
   if (known.kind === "computed") {

@@ -150,8 +150,13 @@ export function answerPrepared(request: Request, answer: PreparedAnswer): Respon
   return new FastResponse(body as unknown as BodyInit, { status, headers });
 }
 
+/** A request's headers as the answer functions read them: a web Request's, or Node's through an adapter. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 /** A prepared answer's status, headers and body for a request (304 on a matching ETag, no body for HEAD). */
-export function planPrepared(method: string, headers: { get(name: string): string | null }, answer: PreparedAnswer): { status: number; headers: [string, string][]; body: Buffer | null } {
+export function planPrepared(method: string, headers: HeaderReader, answer: PreparedAnswer): { status: number; headers: [string, string][]; body: Buffer | null } {
   if (matchesEtag(headers.get("if-none-match"), answer.etag)) {
     const kept = answer.headers.filter(([name]) => name !== "content-type" && name !== "content-length");
     return { status: 304, headers: kept, body: null };

@@ -20,7 +20,7 @@ import type { Encoding } from "../core/routes/variants.ts";
 import { MAX_RANGES, formatContentRange, parseRange, type ByteRange } from "../core/http/range.ts";
 import type { FileStore, StoredFile } from "./file-store.ts";
 import { markKnown, type KnownAnswer } from "./known-answers.ts";
-import { PUBLIC_ENTRIES, PUBLIC_HEADERS, markPublicHeaders, matchesEtag, sendProblem } from "./respond.ts";
+import { PUBLIC_ENTRIES, PUBLIC_HEADERS, markPublicHeaders, matchesEtag, sendProblem, type HeaderReader } from "./respond.ts";
 
 export interface FileAnswer {
   /** Content-Type. */
@@ -88,7 +88,7 @@ export type FilePlan =
  */
 export function planFileAnswer(
   method: string,
-  headers: { get(name: string): string | null },
+  headers: HeaderReader,
   store: FileStore,
   file: StoredFile,
   answer: FileAnswer,
@@ -145,7 +145,7 @@ function makeAnswerHeaders(answer: FileAnswer, encoding: Encoding | null, varies
   return headers;
 }
 
-function readRange(headers: { get(name: string): string | null }, header: string, file: StoredFile, answer: FileAnswer) {
+function readRange(headers: HeaderReader, header: string, file: StoredFile, answer: FileAnswer) {
   // If-Range: the ranges only if the client's copy is this one (a strong ETag, or the date).
   const ifRange = headers.get("if-range");
   if (ifRange && ifRange.trim() !== file.etag && ifRange.trim() !== answer.lastModified) return WHOLE;

@@ -21,20 +21,27 @@ export async function startServeProcess(dist: string, options: { wrap?: string[]
   const child = spawn(command!, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const stop = () => void child.kill("SIGTERM");
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = "";
-      child.stdout!.on("data", (chunk) => {
-        output += String(chunk);
-        const found = /at (http:\/\/\S+)/.exec(output);
-        if (found) resolve(found[1]!.replace(/\/$/, ""));
-      });
-      child.once("exit", (code) => reject(new Error(`npm run serve exited (${code}) before listening: ${output}`)));
-    });
-    return { child, url, stop };
+    return { child, url: await waitForUrl(child, "npm run serve"), stop };
   } catch (error) {
     stop();
     throw error;
   }
+}
+
+/**
+ * The URL a server process prints once it listens (`… at http://…`), without a trailing slash;
+ * an error, with what it printed, if it exits first. `what` names it in that error.
+ */
+export function waitForUrl(child: ChildProcess, what: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk) => {
+      output += String(chunk);
+      const found = /at (http:\/\/\S+)/.exec(output);
+      if (found) resolve(found[1]!.replace(/\/$/, ""));
+    });
+    child.once("exit", (code) => reject(new Error(`${what} exited (${code}) before listening: ${output}`)));
+  });
 }
 
 /** Resident set of a process, from /proc (Linux); 0 where that is not available. */
