@@ -41,8 +41,8 @@ export async function ensureCompiled(name, root = ROOT) {
 export function isFresh(out, root = ROOT) {
   let stamp;
   try {
-    const head = readFileSync(out, { encoding: "utf8", flag: "r" }).slice(0, 64 * 1024);
-    const line = head.slice(0, head.indexOf("\n"));
+    const code = readFileSync(out, "utf8");
+    const line = code.slice(0, code.indexOf("\n"));
     if (!line.startsWith(STAMP)) return false;
     stamp = JSON.parse(line.slice(STAMP.length));
   } catch {

@@ -4,6 +4,7 @@
  * name), so that the checkout's sources are never touched.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -25,10 +26,14 @@ beforeEach(() => {
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/** esbuild service processes of this test process (the test runner may have one of its own). */
+const listEsbuildChildren = (): string[] => spawnSync("pgrep", ["-P", String(process.pid), "-f", "esbuild"]).stdout.toString().split("\n").filter(Boolean);
+
 const compile = (): Promise<string | null> => ensureCompiled("serve", root);
 
 describe("the compiled server", () => {
   it("is made from the entry and what it imports, and names each of them with its hash on its first line", async () => {
+    const before = listEsbuildChildren();
     const out = await compile();
     expect(out).toBe(join(root, "node_modules/.cache/spamcheck-api/serve.mjs"));
     const code = readFileSync(out!, "utf8");
@@ -36,6 +41,9 @@ describe("the compiled server", () => {
     const stamp = JSON.parse(code.slice("// compiled from: ".length, code.indexOf("\n"))) as Record<string, string>;
     expect(Object.keys(stamp)).toEqual(["cli/greeting.ts", "cli/serve.ts", "node_modules/esbuild/package.json", "package.json", "tsconfig.json"]);
     expect(isFresh(out, root)).toBe(true);
+    // esbuild's service process is stopped once it has compiled (it would otherwise live as long
+    // as this process): a server compiled at its start runs alone.
+    await expect.poll(listEsbuildChildren, { timeout: 2000 }).toEqual(before);
   });
 
   it("is used as it is while no source changed, and made again when one did, whatever the file times say", async () => {
