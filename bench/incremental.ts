@@ -16,7 +16,7 @@
  * Each build runs as `npm run build` would, in its own process (seconds and peak RSS).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { getBuildsLayout, getCurrentBuild } from "../build/publish.ts";
@@ -99,7 +99,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
     const mode = summary.mode;
     const what =
       mode.mode === "incremental"
-        ? `${fmt(mode.written, 0)} written, ${fmt(mode.kept, 0)} kept, ${fmt(mode.deleted, 0)} deleted; ${Object.entries(mode.changed).map(([k, n]) => `${fmt(n, 0)} ${k}`).join(", ")} changed`
+        ? `${fmt(mode.written, 0)} written, ${fmt(mode.kept, 0)} kept, ${fmt(mode.deleted, 0)} deleted; ${Object.entries(mode.changed).map(([k, n]) => `${fmt(n, 0)} ${k}`).join(", ")} changed; ${describeReports(mode.reports)}`
         : mode.mode === "unchanged"
           ? `nothing built: ${fmt(mode.kept, 0)} kept`
           : `full: ${mode.reason}`;
@@ -128,6 +128,15 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   const du = spawnSync("du", ["-sm", join(workDir, "inc", ".dist-builds")], { encoding: "utf8" });
   rows.push({ metric: "disk of the kept build folders (current and previous; hard links counted once)", value: `${du.stdout.split("\t")[0]} MiB`, baseline: "", ratio: "", target: "" });
   rows.push({ metric: "build state beside them (.dist-builds/state.json)", value: `${fmt(readFileSync(join(workDir, "inc", ".dist-builds", "state.json")).byteLength / 1024, 0)} KiB`, baseline: "", ratio: "", target: "" });
+  const model = join(workDir, "inc", ".dist-builds", "model");
+  const keptBytes = (kind: string) => readdirSync(model).filter((name) => name.endsWith(kind)).reduce((n, name) => n + statSync(join(model, name)).size, 0);
+  rows.push({
+    metric: "the kept report pass (.dist-builds/model/: username rows + report rows)",
+    value: `${mib(keptBytes(".groups") + keptBytes(".rows"))} (${mib(keptBytes(".groups"))} + ${mib(keptBytes(".rows"))})`,
+    baseline: "",
+    ratio: "",
+    target: "",
+  });
   for (let i = 0; i < STEPS.length; i++) rmSync(join(workDir, `step-${i}.sqlite`), { force: true });
   return rows;
 }
@@ -167,7 +176,19 @@ export function makeSnapshot(from: string, to: string, sql: string | null): void
   }
 }
 
-export function readSummary(dist: string): { files: number; buildId: string; buildDir: string; timings: Record<string, number>; mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number> } } {
+/** Whose reports an incremental build's pass read again, or why it read them all. */
+function describeReports(reports: { usernames: number } | { reason: string } | undefined): string {
+  if (!reports) return "";
+  return "usernames" in reports ? `reports of ${reports.usernames.toLocaleString("en")} usernames read again` : `every report read (${reports.reason})`;
+}
+
+export function readSummary(dist: string): {
+  files: number;
+  buildId: string;
+  buildDir: string;
+  timings: Record<string, number>;
+  mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number>; reports?: { usernames: number } | { reason: string } };
+} {
   return JSON.parse(readFileSync(join(dist, "..", ".dist-builds", "last-build.json"), "utf8"));
 }
 

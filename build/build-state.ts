@@ -14,6 +14,7 @@ import { MANIFEST_PATH } from "./writer/index.ts";
 import { readManifestBuild } from "./changes/build-id.ts";
 import { getCurrentBuild, type BuildsLayout } from "./publish.ts";
 import { compareDigests, type SnapshotDigest } from "./snapshot/digest.ts";
+import type { KeptModel } from "./kept-model.ts";
 
 const STATE_FILE = "state.json";
 /** Bumped whenever what the state says, or what a build folder holds, changes meaning. */
@@ -45,6 +46,8 @@ export interface KeptTree {
   snapshot?: StoredDigest;
   /** The current build's: what its build said of the snapshot, for a build that finds nothing changed. */
   summary?: StoredSummary;
+  /** The current build's: the SHA-256 of the report pass it kept for the next build (kept-model.ts). */
+  model?: KeptModel;
 }
 
 export interface StoredDigest {
@@ -178,7 +181,7 @@ export function encodeDigest(digest: SnapshotDigest): StoredDigest {
 }
 
 /** A stored digest, or null when it does not hold together (then nothing is concluded from it). */
-function decodeDigest(stored: StoredDigest): SnapshotDigest | null {
+export function decodeDigest(stored: StoredDigest): SnapshotDigest | null {
   try {
     const ranges = Buffer.from(stored.reportRanges, "base64");
     const digests = Buffer.from(stored.reportDigests, "base64");

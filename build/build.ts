@@ -2,7 +2,7 @@
  * The build: snapshot → model → emitters → one writer → manifest → atomic publish.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { formatInstant } from "../core/time.ts";
 import { createUrls } from "../core/urls.ts";
@@ -20,7 +20,9 @@ import { readModel } from "./model/read-model.ts";
 import type { Model } from "./model/types.ts";
 import type { RejectionSummary } from "./model/rejections.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
-import { encodeDigest, planBuild, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
+import { decodeDigest, encodeDigest, planBuild, readState, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
+import { openKeptModel, planPassRows, pruneKeptModels } from "./kept-model.ts";
+import type { PassRows } from "./model/report-pass.ts";
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
 import { readSnapshotDigest } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
@@ -122,6 +124,8 @@ export type BuildMode =
       mode: "incremental";
       /** "previous": the previous build's folder was brought up to date; "linked": a new folder, the current build's unchanged files hard-linked into it. */
       base: "previous" | "linked";
+      /** Whose reports the pass read again (the others' rows were kept), or why it read every report (build/kept-model.ts). */
+      reports: { usernames: number } | { reason: string };
       /** Usernames (check files) and companies (cards) whose files differ from the current build's: new, changed or gone. */
       changed: Record<string, number>;
       written: number;
@@ -148,17 +152,32 @@ export function buildDist(options: BuildOptions): BuildSummary {
   const shaping = { baseUrl: options.baseUrl, listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
   let made: KeptTree;
   let plan: BuildPlan;
+  let passRows: ReturnType<typeof planPassRows> | null = null;
   try {
     sweepAbandoned(layout);
-    const previousPublish = withContext("reading the previous publish's change feed", () => readPreviousPublish(getCurrentBuild(layout)));
-    const digest = withContext("reading the snapshot's digests", () => readSnapshotDigest(db));
-    const digested = performance.now();
+    const currentDir = getCurrentBuild(layout);
+    const previousPublish = withContext("reading the previous publish's change feed", () => readPreviousPublish(currentDir));
     // Emitters other than the build's own (tests make builds fail so) are other code.
     const code = getCodeFingerprint(db) + (options.emitters && options.emitters !== EMITTERS ? "+other-emitters" : "");
+    // What the current build kept of its report pass decides which ranges' rows the digests split.
+    const state = readState(layout);
+    const currentTree = currentDir && state && typeof state === "object" ? state.trees[basename(currentDir)] : undefined;
+    const before = currentTree?.snapshot ? decodeDigest(currentTree.snapshot) : null;
+    const kept = openKeptModel(layout, state, currentDir && basename(currentDir), code, before);
+    const read = withContext("reading the snapshot's digests", () => readSnapshotDigest(db, kept.request));
+    const digest = { tables: read.tables, reportRanges: read.reportRanges, reportDigests: read.reportDigests };
+    const digested = performance.now();
     made = { id: "", manifest: "", code, options: shaping, snapshot: encodeDigest(digest) };
     plan = planBuild(layout, { ...shaping, full: options.full }, made.code, digest);
-    const before: Record<string, number> = { digest: (digested - started) / 1000, plan: (performance.now() - digested) / 1000 };
-    if (plan.mode === "unchanged") return finishUnchanged(layout, plan, before);
+    const steps: Record<string, number> = { digest: (digested - started) / 1000 };
+    if (plan.mode === "unchanged") {
+      kept.rows?.close();
+      return finishUnchanged(layout, plan, { ...steps, plan: (performance.now() - digested) / 1000 });
+    }
+    passRows = withContext("keeping the snapshot's report rows", () => planPassRows(layout, db, kept, read, plan.mode === "incremental"));
+    // Kept now: a full build's split rows are 13 bytes a report.
+    read.split = null;
+    steps.plan = (performance.now() - digested) / 1000;
     if (plan.mode === "incremental") {
       const { base, current } = plan;
       if (base) waitForReaders(plan.state.publishedAt, options.readerGraceSeconds ?? 0);
@@ -177,7 +196,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
     const budget = plan.mode === "incremental" ? { ...(options.rewriteBudget ?? REWRITE_BUDGET), rewritten: () => reuser.rewritten, settled: () => reuser.countRewritten() } : null;
     const building = performance.now();
     try {
-      result = runBuild(options, db, writer, previousPublish, { budget });
+      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows });
     } catch (error) {
       if (!(error instanceof ChangeTooLarge)) throw error;
       // Over budget: the folder half brought up to date is set aside (deleted once this build is out), a new one is written from the same model.
@@ -191,18 +210,19 @@ export function buildDist(options: BuildOptions): BuildSummary {
       writer = createDiskWriter(dir);
       const share = Math.round(((options.rewriteBudget ?? REWRITE_BUDGET).share) * 100);
       plan = { mode: "full", reason: `the change is larger than a full build costs (more than ${error.budget.toLocaleString("en")} check files to write anew, ${share} % of the usernames)` };
-      before.model = error.modelLap.seconds;
-      before.abandoned = (performance.now() - building) / 1000 - error.modelLap.seconds;
+      steps.model = error.modelLap.seconds;
+      steps.abandoned = (performance.now() - building) / 1000 - error.modelLap.seconds;
       result = runBuild(options, db, writer, previousPublish, { model: error.model, budget: null });
       result.rssAfter = { model: error.modelLap.rss, ...result.rssAfter };
     }
-    result.timings = { ...before, ...result.timings };
+    result.timings = { ...steps, ...result.timings };
     const dir = staging;
     const id = result.buildId;
     const previous = getCurrentBuild(layout);
     published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
     writer?.abort();
+    passRows?.abandon();
     if (abandoned) deleteSetAside(abandoned, { now: isNoSpace(error) });
     throw discardFailedBuild(layout, staging, error);
   } finally {
@@ -210,14 +230,19 @@ export function buildDist(options: BuildOptions): BuildSummary {
   }
   // Published: what is left is housekeeping, whose failure must not call a published build failed.
   const { result, id, buildDir, previous } = published;
-  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused) };
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows) };
   try {
     const manifest = hashContent(readFileSync(join(buildDir, MANIFEST_PATH)));
-    const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary) });
+    const model = passRows.keep(id) ?? undefined;
+    const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary), model });
     if (abandoned) deleteSetAside(abandoned);
     tidyAfterPublish(layout, published.staging, Object.keys(trees).map((name) => join(layout.buildsDir, name)));
     writeState(layout, trees, previous === buildDir && plan.mode === "incremental" ? plan.state.publishedAt : Date.now());
+    pruneKeptModels(layout, model ? id : null);
+    const notKept = passRows.notKept();
+    if (notKept !== null) summary.warnings.push(`keeping the report pass for the next build: ${describeError(notKept)} (the next build reads every report)`);
   } catch (error) {
+    passRows.abandon();
     summary.warnings.push(`keeping the build folders and their state in ${layout.buildsDir}: ${describeError(error)}`);
   }
   writeLastBuild(layout, summary);
@@ -281,7 +306,7 @@ function runBuild(
   db: Snapshot,
   writer: Writer,
   previous: PreviousPublish | null,
-  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null } = {},
+  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows } = {},
 ): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
@@ -293,7 +318,7 @@ function runBuild(
   // 1. The model: every aggregate and every rejection, before any file is made.
   progress.phase(given.model ? "full: the change is larger than a full build costs, writing a new folder" : "model");
   let started = performance.now();
-  const model = given.model ?? readModel(db, { onProgress: (reports) => progress.update(reports, 0) });
+  const model = given.model ?? readModel(db, { onProgress: (reports) => progress.update(reports, 0), rows: given.rows });
   if (!given.model) lap("model", started);
   const budget = given.budget;
   const maxRewritten = budget ? Math.max(budget.minimum, Math.ceil(budget.share * model.spammerLists.total)) : Infinity;

@@ -30,7 +30,7 @@ export function keepTrees(
   made: KeptTree,
 ): Record<string, KeptTree> {
   const trees: Record<string, KeptTree> = { [basename(buildDir)]: made };
-  const { snapshot: _snapshot, summary: _summary, ...bare } = made;
+  const { snapshot: _snapshot, summary: _summary, model: _model, ...bare } = made;
   if (previous && previous !== buildDir && plan.mode === "incremental") {
     trees[basename(previous)] = withoutSnapshot(plan.state.trees[basename(previous)]!);
   } else if (previous === buildDir && plan.mode === "incremental" && existsSync(staging)) {
@@ -47,6 +47,7 @@ export function keepTrees(
 
 /** Only the current build's snapshot is compared with the next one: the others keep their id, code and options. */
 function withoutSnapshot({ id, manifest, code, options }: KeptTree): KeptTree {
+  // The kept report pass too: it is the current build's only.
   return { id, manifest, code, options };
 }
 
@@ -65,10 +66,12 @@ export function waitForReaders(publishedAt: number, graceSeconds: number): void 
 }
 
 /** What kind of build this was, and why: the build's last line. */
-export function describeMode(plan: BuildPlan, reused: ReuseStats | null): BuildMode {
+export function describeMode(plan: BuildPlan, reused: ReuseStats | null, pass: { reread: () => number | null; missing: string | null }): BuildMode {
   if (plan.mode !== "incremental" || reused === null) return { mode: "full", reason: plan.mode === "full" ? plan.reason : "" };
+  const reread = pass.reread();
   return {
     mode: "incremental",
+    reports: reread === null ? { reason: pass.missing ?? "" } : { usernames: reread },
     base: plan.base ? "previous" : "linked",
     changed: reused.changed,
     written: reused.written,

@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { BuildError } from "./errors.ts";
+import { isModelDir } from "./kept-model.ts";
 
 /** Seconds a retired build stays on disk after it stops being the previous one. */
 export const DELETE_GRACE_SECONDS = 30;
@@ -134,7 +135,7 @@ function pruneBuilds(layout: BuildsLayout, keep: Set<string>): void {
   for (const name of readdirSync(layout.buildsDir)) {
     const dir = join(layout.buildsDir, name);
     if (keep.has(dir) || name.startsWith("staging-") || name.startsWith("trash-") || name.startsWith("link-")) continue;
-    if (name.endsWith(".json")) continue;
+    if (name.endsWith(".json") || isModelDir(name)) continue;
     retire(layout, dir);
   }
 }

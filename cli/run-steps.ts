@@ -52,5 +52,6 @@ export function describeMode(mode: BuildSummary["mode"]): string {
   if (mode.mode === "unchanged") return `incremental: nothing changed (the snapshot holds the same rows as the current build's); 0 files written, ${formatCount(mode.kept)} kept`;
   const changed = Object.entries(mode.changed).map(([name, n]) => `${formatCount(n)} ${name}`);
   const onto = mode.base === "previous" ? "" : " (into a new folder: no earlier folder to bring up to date)";
-  return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted${onto}`;
+  const reports = "usernames" in mode.reports ? `reports of ${formatCount(mode.reports.usernames)} usernames read again` : `every report read: ${mode.reports.reason}`;
+  return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted; ${reports}${onto}`;
 }

@@ -17,12 +17,14 @@ import { selectContentPages, type InstantParser } from "./content.ts";
 import { selectDetectionRules } from "./detection-rules.ts";
 import { indexFingerprintProfiles } from "./fingerprints.ts";
 import { Rejections } from "./rejections.ts";
-import { runReportPass } from "./report-pass.ts";
+import { runReportPass, type PassRows } from "./report-pass.ts";
 import type { Model } from "./types.ts";
 
 export interface ReadModelOptions {
   /** Hears the reports the pass has aggregated so far (the build's progress line). */
   onProgress?: (reports: number) => void;
+  /** Where the pass's username rows come from and are kept (report-pass.ts). */
+  rows?: PassRows;
 }
 
 export function readModel(db: Snapshot, options: ReadModelOptions = {}): Model {
@@ -37,7 +39,7 @@ export function readModel(db: Snapshot, options: ReadModelOptions = {}): Model {
   const reportCount = countReports(db);
   const rejections = new Rejections();
   const catalog = readCatalog(db, rejections);
-  const pass = runReportPass(db, catalog, day0, rejections, options.onProgress);
+  const pass = runReportPass(db, catalog, day0, rejections, options.onProgress, options.rows);
   const rows = readContent(db);
   const content = selectContentPages(rows, rejections, parseInstant);
   return {

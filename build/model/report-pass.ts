@@ -11,8 +11,9 @@ import { BuildError } from "../errors.ts";
 import type { Snapshot } from "../snapshot/open.ts";
 import { tallyCategories } from "../snapshot/report-sql.ts";
 import { startSideAggregates, type SideAggregates } from "../snapshot/side-aggregates.ts";
-import { readUsernameGroups, type UsernameGroupRow } from "../snapshot/username-groups.ts";
+import { readUsernameGroups, type GroupRow, type TrendWindows, type UsernameGroups } from "../snapshot/username-groups.ts";
 import type { Catalog } from "./catalog.ts";
+import type { GroupStoreWriter } from "./group-store.ts";
 import { toSampleText, type Rejections } from "./rejections.ts";
 import { rankSpammerRows, selectSpammerLists } from "./spammer-ranking.ts";
 import { SpammerTableBuilder, type SpammerRow, type SpammerTable } from "./spammer-table.ts";
@@ -23,17 +24,24 @@ export interface ReportPass {
   lists: SpammerLists;
 }
 
+/** Where the username rows come from (default: SQLite aggregates every report), and where they are kept for the next build. */
+export interface PassRows {
+  read?: (windows: TrendWindows) => UsernameGroups;
+  keep?: GroupStoreWriter;
+}
+
 /**
  * Reads every report once. `day0` is DESIGN's day-0 (UTC days since the epoch); `onProgress`
  * hears the reports aggregated so far. Fills the catalog's complaint counts in place.
  */
-export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, rejections: Rejections, onProgress?: (reports: number) => void): ReportPass {
+export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, rejections: Rejections, onProgress?: (reports: number) => void, rows: PassRows = {}): ReportPass {
   const side = startSideAggregates(db, (day0 - (TREND_DAYS - 1)) * 86_400);
   const companyIndex = new Map(catalog.companies.map((c, i) => [c.id, i]));
   const table = new SpammerTableBuilder(catalog.companies);
   const day0Start = day0 * 86_400;
   const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
-  const groups = readUsernameGroups(db, windows);
+  const groups = rows.read ? rows.read(windows) : readUsernameGroups(db, windows);
+  const keep = rows.keep;
   const categoryCounts = new Uint32Array(CATEGORIES.length);
   let processed = 0;
   let previous: string | null = null;
@@ -44,6 +52,7 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
       throw new BuildError(`username groups out of order: ${JSON.stringify(previous)} before ${JSON.stringify(username)}`);
     }
     previous = username;
+    keep?.add(group);
     const undated = group.undated;
     if (undated > 0) {
       const sample = () => {
@@ -80,10 +89,11 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
   onProgress?.(processed);
   applySideAggregates(side.take(), catalog, rejections);
   const spammers = table.finish();
+  keep?.finish(windows, groups.spellingsOf);
   return { spammers, lists: selectSpammerLists(spammers, rankSpammerRows(spammers)) };
 }
 
-function toRow(group: UsernameGroupRow, categoryCounts: Uint32Array, companies: number[]): SpammerRow {
+function toRow(group: GroupRow, categoryCounts: Uint32Array, companies: number[]): SpammerRow {
   return {
     username: group.username,
     reportsCount: group.count,

@@ -9,16 +9,17 @@ const Database = require("better-sqlite3");
 const { digestReportRanges } = require("./range-digest.cjs");
 
 /** @type {import("./thread-protocol.ts").DigestWorkerData} */
-const { path, columns, from, to, port, control } = workerData;
+const { path, columns, from, to, request, port, control } = workerData;
 const done = new Int32Array(control);
 /** @type {import("better-sqlite3").Database | null} */
 let db = null;
 try {
   db = new Database(path, { readonly: true, fileMustExist: true });
-  const { ranges, digests } = digestReportRanges(db, columns, from, to);
+  const { ranges, digests, split, counts, rows, usernames, odd } = digestReportRanges(db, columns, from, to, request);
   const bytes = new Uint8Array(digests);
   // A copy with a buffer of its own: a pooled Buffer's memory must not be moved away.
-  port.postMessage({ ranges, digests: bytes }, [/** @type {ArrayBuffer} */ (ranges.buffer), /** @type {ArrayBuffer} */ (bytes.buffer)]);
+  const moved = [ranges.buffer, bytes.buffer, split.buffer, counts.buffer, rows.buffer].map((b) => /** @type {ArrayBuffer} */ (b));
+  port.postMessage({ ranges, digests: bytes, split, counts, rows, usernames, odd }, moved);
 } catch (error) {
   port.postMessage({ error: error instanceof Error ? error.message : String(error) });
 } finally {

@@ -13,8 +13,8 @@ import { BuildError } from "../errors.ts";
 import { startWorker } from "../threads.ts";
 import { SNAPSHOT_CONTRACT } from "./contract.ts";
 import type { Snapshot } from "./open.ts";
-import { digestReportRanges, RANGE_DIGEST_BYTES, REPORT_RANGE_BITS } from "./range-digest.cjs";
-import type { DigestAnswer, DigestWorkerData } from "./thread-protocol.ts";
+import { digestReportRanges, quoteExactly, RANGE_DIGEST_BYTES, REPORT_RANGE_BITS } from "./range-digest.cjs";
+import type { DigestAnswer, DigestPart, DigestWorkerData, RowRequest } from "./thread-protocol.ts";
 
 
 export interface SnapshotDigest {
@@ -26,7 +26,21 @@ export interface SnapshotDigest {
   reportDigests: Buffer;
 }
 
-export function readSnapshotDigest(db: Snapshot): SnapshotDigest {
+/**
+ * The rows of the report ranges a RowRequest asked for (row-keys.cjs), ascending: `counts[i]`
+ * rows of range `ranges[i]`, ROW_BYTES each, one after the other in `rows`; with each row's
+ * username when the request was "changed". Null when a username was not plain text (row-keys.cjs).
+ */
+export interface SplitRows {
+  ranges: Float64Array;
+  counts: Uint8Array;
+  rows: Uint8Array;
+  usernames: (string | null)[] | null;
+}
+
+export function readSnapshotDigest(db: Snapshot): SnapshotDigest;
+export function readSnapshotDigest(db: Snapshot, request: RowRequest): SnapshotDigest & { split: SplitRows | null };
+export function readSnapshotDigest(db: Snapshot, request: RowRequest = { mode: "none" }): SnapshotDigest & { split: SplitRows | null } {
   const tables: Record<string, string> = {};
   const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").raw().all() as string[][];
   // The planner's statistics too: they choose the plans, and a plan is the order rows come in.
@@ -38,41 +52,62 @@ export function readSnapshotDigest(db: Snapshot): SnapshotDigest {
     for (const text of db.prepare(selectRows(db, table)).pluck().iterate() as Iterable<string>) hash.update(text).update("\n");
     tables[table] = hash.digest("hex");
   }
-  const { reportRanges, reportDigests } = digestReports(db);
-  return { tables, reportRanges, reportDigests };
+  const { reportRanges, reportDigests, split } = digestReports(db, request);
+  return { tables, reportRanges, reportDigests, split: request.mode === "none" ? null : split };
 }
 
 /**
  * The report ranges, half of the ids on a worker thread with its own connection and half here:
  * on two cores, half the time of the largest table's pass.
  */
-function digestReports(db: Snapshot): { reportRanges: Float64Array; reportDigests: Buffer } {
+function digestReports(db: Snapshot, request: RowRequest): { reportRanges: Float64Array; reportDigests: Buffer; split: SplitRows | null } {
   const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
   const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
-  if (low === null || high === null) return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0) };
+  if (low === null || high === null) {
+    return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0), usernames: request.mode === "changed" ? [] : null } };
+  }
   const bits = BigInt(REPORT_RANGE_BITS);
   // A range boundary near the middle, so that no range is split between the two.
   const split = (((low >> 1n) + (high >> 1n)) >> bits) << bits;
   const end = high + 1n;
   const control = new SharedArrayBuffer(4);
   const { port1, port2 } = new MessageChannel();
-  const data: DigestWorkerData = { path: db.name, columns, from: split, to: end, port: port2, control };
+  const data: DigestWorkerData = { path: db.name, columns, from: split, to: end, request, port: port2, control };
   const worker = startWorker(new URL("./digest-worker.cjs", import.meta.url), data, [port2]);
   worker.unref();
   try {
-    const lower = digestReportRanges(db, columns, low, split);
+    const lower: DigestPart = digestReportRanges(db, columns, low, split, request);
     const done = new Int32Array(control);
     while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, 1000);
     const upper = receiveMessageOnPort(port1)?.message as DigestAnswer | undefined;
     if (!upper || "error" in upper) throw new BuildError(`reading the snapshot's digests: ${upper?.error ?? "the digest thread stopped"}`);
-    const ranges = new Float64Array(lower.ranges.length + upper.ranges.length);
-    ranges.set(lower.ranges);
-    ranges.set(upper.ranges, lower.ranges.length);
-    return { reportRanges: ranges, reportDigests: Buffer.concat([lower.digests, Buffer.from(upper.digests.buffer, upper.digests.byteOffset, upper.digests.byteLength)]) };
+    const halves = [lower, upper];
+    const joined = {
+      reportRanges: joinArrays(Float64Array, halves.map((h) => h.ranges)),
+      reportDigests: Buffer.concat(halves.map((h) => Buffer.from(h.digests.buffer, h.digests.byteOffset, h.digests.byteLength))),
+    };
+    if (lower.odd || upper.odd) return { ...joined, split: null };
+    const rows: SplitRows = {
+      ranges: joinArrays(Float64Array, halves.map((h) => h.split)),
+      counts: joinArrays(Uint8Array, halves.map((h) => h.counts)),
+      rows: joinArrays(Uint8Array, halves.map((h) => h.rows)),
+      usernames: lower.usernames && upper.usernames ? lower.usernames.concat(upper.usernames) : null,
+    };
+    return { ...joined, split: rows };
   } finally {
     port1.close();
     void worker.terminate();
   }
+}
+
+function joinArrays<T extends Float64Array | Uint8Array>(Type: { new (length: number): T }, parts: T[]): T {
+  const joined = new Type(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part as never, at);
+    at += part.length;
+  }
+  return joined;
 }
 
 /**
@@ -82,7 +117,7 @@ function digestReports(db: Snapshot): { reportRanges: Float64Array; reportDigest
  */
 function selectRows(db: Snapshot, table: string): string {
   const columns = SNAPSHOT_CONTRACT[table]!;
-  const row = (key: string[]) => [...key, ...columns].map((c) => `quote(${c})`).join(" || ',' || ");
+  const row = (key: string[]) => [...key.map((c) => `quote(${c})`), ...columns.map(quoteExactly)].join(" || ',' || ");
   return hasRowid(db, table) ? `SELECT ${row(["rowid"])} FROM ${table} ORDER BY rowid` : `SELECT ${row([])} FROM ${table} ORDER BY ${columns.join(", ")}`;
 }
 

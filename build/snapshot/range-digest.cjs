@@ -4,11 +4,29 @@
 // main thread and the digest worker (digest-worker.cjs), which each take half of the ids: SQLite
 // makes each range's text in C, and this hashes it once per range.
 const { createHash } = require("node:crypto");
+const { ROW_BYTES, splitRows } = require("./row-keys.cjs");
 
 /** Report ids per range: 2^7. Small enough that a few thousand scattered edits leave most ranges alone. */
 const REPORT_RANGE_BITS = 7;
 /** Bytes kept of each range's SHA-256. */
 const RANGE_DIGEST_BYTES = 16;
+
+/**
+ * A value as SQLite's quote() writes it, its type included (5 is not '5'), but whole: quote()
+ * cuts a text at its first NUL, so a change after one would change no digest. A text is quoted
+ * here by replace() and ||, which keep every byte, and comes out as quote() writes it otherwise.
+ * @param {string} column
+ */
+function quoteExactly(column) {
+  return `CASE typeof(${column}) WHEN 'text' THEN '''' || replace(${column}, '''', '''''') || '''' ELSE quote(${column}) END`;
+}
+
+/**
+ * Which ranges' rows to split (row-keys.cjs) besides digesting them: none, every range (a build
+ * with no kept rows to start from), or the ranges whose digest is not the one `before` holds
+ * (an incremental build: the rows of the others are the kept ones), with their usernames.
+ * @typedef {import("./thread-protocol.ts").RowRequest} RowRequest
+ */
 
 /**
  * The ranges of reports whose id is in [from, to) (BigInts, so ids past 2^53 stay exact), each
@@ -17,31 +35,86 @@ const RANGE_DIGEST_BYTES = 16;
  * rowid order: one GROUP BY over every report sorted all their text in a temporary B-tree first
  * (a third of the time). The rows come to group_concat in the subquery's order, which is the
  * scan's; an order SQLite changed would change a digest (a range built again), never hide a
- * change: each row's text carries its id.
+ * change: each row's text carries its id. The rows of the ranges `rows` asks for are split too:
+ * `split` lists those ranges, `rows` holds ROW_BYTES per row, `counts` the rows of each, and
+ * `odd` says a username was neither text nor NULL (then the rows are not usable).
  * @param {import("better-sqlite3").Database} db
  * @param {readonly string[]} columns
  * @param {bigint} from
  * @param {bigint} to
- * @returns {{ ranges: Float64Array; digests: Buffer }}
+ * @param {RowRequest} request
+ * @returns {{ ranges: Float64Array; digests: Buffer; split: Float64Array; counts: Uint8Array; rows: Uint8Array; usernames: (string | null)[] | null; odd: boolean }}
  */
-function digestReportRanges(db, columns, from, to) {
-  const row = ["quote(id)", ...columns.map((c) => `quote(${c})`)].join(" || ',' || ");
+function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
+  const row = ["quote(id)", ...columns.map(quoteExactly)].join(" || ',' || ");
   const bits = BigInt(REPORT_RANGE_BITS);
   const nextRange = db.prepare("SELECT id >> ? FROM reports WHERE id >= ? AND id < ? ORDER BY id LIMIT 1").safeIntegers(true).pluck();
   const rangeText = db.prepare(`SELECT group_concat(r, char(10)) FROM (SELECT ${row} AS r FROM reports WHERE id >= ? AND id < ? ORDER BY id)`).pluck();
+  const known = request.mode === "changed" ? indexDigests(request.ranges) : null;
   /** @type {number[]} */
   const ranges = [];
   /** @type {Buffer[]} */
   const digests = [];
+  /** @type {number[]} */
+  const split = [];
+  /** @type {number[]} */
+  const counts = [];
+  let rows = new Uint8Array(request.mode === "none" ? 0 : 1 << 16);
+  let used = 0;
+  let odd = false;
+  const usernames = request.mode === "changed" ? /** @type {(string | null)[]} */ ([]) : null;
   for (let range = /** @type {bigint | undefined} */ (nextRange.get(bits, from, to)); range !== undefined; ) {
     const start = range << bits;
     const end = (range + 1n) << bits;
     const text = /** @type {string} */ (rangeText.get(start > from ? start : from, end < to ? end : to));
+    const digest = createHash("sha256").update(text).digest().subarray(0, RANGE_DIGEST_BYTES);
     ranges.push(Number(range));
-    digests.push(createHash("sha256").update(text).digest().subarray(0, RANGE_DIGEST_BYTES));
+    digests.push(digest);
+    if (request.mode === "all" || (request.mode === "changed" && !sameDigest(request, known, Number(range), digest))) {
+      // At most one row per id of the range.
+      if (rows.length - used < ROW_BYTES << REPORT_RANGE_BITS) {
+        const grown = new Uint8Array(rows.length * 2);
+        grown.set(rows.subarray(0, used));
+        rows = grown;
+      }
+      const before = used;
+      const after = odd ? -1 : splitRows(text, Number(start), rows, used, usernames);
+      if (after < 0) odd = true;
+      else used = after;
+      split.push(Number(range));
+      counts.push(odd ? 0 : (used - before) / ROW_BYTES);
+    }
     range = end < to ? /** @type {bigint | undefined} */ (nextRange.get(bits, end, to)) : undefined;
   }
-  return { ranges: Float64Array.from(ranges), digests: Buffer.concat(digests) };
+  return {
+    ranges: Float64Array.from(ranges),
+    digests: Buffer.concat(digests),
+    split: Float64Array.from(split),
+    counts: Uint8Array.from(counts),
+    rows: rows.slice(0, used),
+    usernames,
+    odd,
+  };
 }
 
-module.exports = { digestReportRanges, REPORT_RANGE_BITS, RANGE_DIGEST_BYTES };
+/** @param {Float64Array} ranges */
+function indexDigests(ranges) {
+  /** @type {Map<number, number>} */
+  const index = new Map();
+  ranges.forEach((range, i) => index.set(range, i));
+  return index;
+}
+
+/**
+ * @param {{ digests: Uint8Array }} before
+ * @param {Map<number, number> | null} known
+ * @param {number} range
+ * @param {Buffer} digest
+ */
+function sameDigest(before, known, range, digest) {
+  const i = known?.get(range);
+  if (i === undefined) return false;
+  return digest.compare(before.digests, i * RANGE_DIGEST_BYTES, (i + 1) * RANGE_DIGEST_BYTES) === 0;
+}
+
+module.exports = { digestReportRanges, quoteExactly, REPORT_RANGE_BITS, RANGE_DIGEST_BYTES };

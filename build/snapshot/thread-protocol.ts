@@ -68,8 +68,22 @@ export interface DigestWorkerData {
   columns: readonly string[];
   from: bigint;
   to: bigint;
+  /** Which ranges' rows to split as well (range-digest.cjs RowRequest). */
+  request: RowRequest;
   port: MessagePort;
   control: SharedArrayBuffer;
 }
 
-export type DigestAnswer = { ranges: Float64Array; digests: Uint8Array } | { error: string };
+export type RowRequest = { mode: "none" } | { mode: "all" } | { mode: "changed"; ranges: Float64Array; digests: Uint8Array };
+
+export interface DigestPart {
+  ranges: Float64Array;
+  digests: Uint8Array;
+  split: Float64Array;
+  counts: Uint8Array;
+  rows: Uint8Array;
+  usernames: (string | null)[] | null;
+  odd: boolean;
+}
+
+export type DigestAnswer = DigestPart | { error: string };

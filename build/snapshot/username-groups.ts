@@ -25,7 +25,23 @@ export interface TrendWindows {
  * row, so read what you need before asking for the next one. Undated reports are counted but kept
  * out of every other aggregate.
  */
-export class UsernameGroupRow {
+/** One username's aggregates, as the pass reads them (UsernameGroupRow from SQLite, or a row an earlier build kept: model/group-store.ts). */
+export interface GroupRow {
+  readonly username: string;
+  readonly categories: string | null;
+  readonly companyIds: string | null;
+  readonly count: number;
+  readonly undated: number;
+  readonly reporters: number;
+  readonly confidenceMax: number;
+  readonly first: number;
+  readonly last: number;
+  readonly currentWeek: number;
+  readonly previousWeek: number;
+  readonly recent: string | null;
+}
+
+export class UsernameGroupRow implements GroupRow {
   private texts: readonly (string | null)[] = [];
   private numbers: Float64Array = new Float64Array(0);
   private textAt = 0;
@@ -72,6 +88,10 @@ export class UsernameGroupRow {
   get previousWeek(): number {
     return this.numbers[this.numberAt + 7]!;
   }
+  /** Unix seconds of the dated reports since the start of the earlier trend window, comma-separated (null when none): the kept row's trends follow as_of from them (model/group-store.ts). */
+  get recent(): string | null {
+    return this.texts[this.textAt + 3]!;
+  }
 
   /** Points at row `index` of a batch. */
   moveTo(texts: readonly (string | null)[], numbers: Float64Array, index: number): void {
@@ -96,10 +116,11 @@ const GROUP_AGGREGATES = [
   "count(CASE WHEN t >= @previousStart AND t < @currentStart THEN 1 END)",
   `group_concat(${DATED(categoryPositionSql("category"))})`,
   `group_concat(${DATED("company_id")})`,
+  "group_concat(CASE WHEN t >= @previousStart THEN t END)",
 ];
 const GROUP_COLUMNS = GROUP_AGGREGATES.join(", ");
-/** Positions of the text columns in `u, GROUP_COLUMNS`: the username and the two lists. */
-const GROUP_TEXT_COLUMNS = [0, 9, 10];
+/** Positions of the text columns in `u, GROUP_COLUMNS`: the username and the three lists. */
+const GROUP_TEXT_COLUMNS = [0, 9, 10, 11];
 const GROUP_COLUMN_COUNT = 1 + GROUP_AGGREGATES.length;
 
 const REPORT_COLUMNS = (table: string) =>
@@ -124,6 +145,55 @@ const REPORT_COLUMNS = (table: string) =>
 export function readUsernameGroups(db: Snapshot, windows: TrendWindows): UsernameGroups {
   /** Every raw spelling of each normal form that is also spelled otherwise (the normal form included). */
   const spellingsOf = new Map<string, unknown[]>();
+  return {
+    [Symbol.iterator]: () => iterateUsernameGroups(db, windows, spellingsOf),
+    ...lookUpReports(db, spellingsOf),
+    spellingsOf,
+  };
+}
+
+/**
+ * The rows of the chosen normal forms only, each aggregated from the reports of every spelling
+ * `spellings` gives it ([raw, normal] pairs, the normal form itself among them), by the same
+ * aggregates as readUsernameGroups, in username order: an incremental build's pass reads these
+ * and keeps every other username's row (model/group-source.ts).
+ */
+export function readChosenUsernameGroups(db: Snapshot, windows: TrendWindows, spellings: [string, string][]): Iterable<UsernameGroupRow> {
+  return {
+    *[Symbol.iterator]() {
+      const streams = startQueryStreams(db, {
+        setup: SPELLING_SETUP,
+        insert: SPELLING_INSERT,
+        spellings,
+        params: windows,
+        queries: [SPELLINGS_QUERY],
+      });
+      try {
+        yield* streams[0]!;
+      } finally {
+        streams.stop();
+      }
+    },
+  };
+}
+
+/** Which of `spellings` some report still spells its username with (the username index makes it a lookup each). */
+export function selectSpelledUsernames(db: Snapshot, spellings: Iterable<string>): Set<string> {
+  const used = db.prepare("SELECT 1 FROM reports WHERE username = ? LIMIT 1").pluck();
+  const found = new Set<string>();
+  for (const spelling of spellings) if (used.get(spelling) !== undefined) found.add(spelling);
+  return found;
+}
+
+/** Whether the snapshot has an index that starts with reports.username (without one, reading a few usernames' reports is a pass over all of them). */
+export function hasUsernameIndex(db: Snapshot): boolean {
+  const indexes = db.prepare("SELECT name FROM pragma_index_list('reports')").pluck().all() as string[];
+  const first = db.prepare("SELECT name FROM pragma_index_info(?) WHERE seqno = 0").pluck();
+  return indexes.some((name) => first.get(name) === "username");
+}
+
+/** The samples' lookups: a username's first report ids (over every spelling `spellingsOf` knows), a report's own values. */
+export function lookUpReports(db: Snapshot, spellingsOf: ReadonlyMap<string, unknown[]>): Pick<UsernameGroups, "firstReportIds" | "readReport"> {
   const first = db
     .prepare(
       `SELECT min(id), min(CASE WHEN t IS NULL THEN id END), min(CASE WHEN t IS NOT NULL AND category IS NOT NULL AND ${categoryPositionSql("category")} = 0 THEN id END)
@@ -132,7 +202,6 @@ export function readUsernameGroups(db: Snapshot, windows: TrendWindows): Usernam
     .raw();
   const values = db.prepare("SELECT CAST(username AS TEXT), CAST(created_at AS TEXT), CAST(category AS TEXT), CAST(confidence AS TEXT) FROM reports WHERE id = ?").raw();
   return {
-    [Symbol.iterator]: () => iterateUsernameGroups(db, windows, spellingsOf),
     firstReportIds(username) {
       const smallest = [Infinity, Infinity, Infinity];
       for (const raw of spellingsOf.get(username) ?? [username]) {
@@ -158,7 +227,9 @@ export function readUsernameGroups(db: Snapshot, windows: TrendWindows): Usernam
  * rather than aggregated for every username (two aggregates fewer per report: an eighth of the
  * pass's SQLite time).
  */
-export interface UsernameGroups extends Iterable<UsernameGroupRow> {
+export interface UsernameGroups extends Iterable<GroupRow> {
+  /** Every raw spelling of each normal form spelled more than one way (the normal form first), once the rows have been read. */
+  spellingsOf: ReadonlyMap<string, unknown[]>;
   /** Only while the rows are being read (the spellings are known from then on). */
   firstReportIds(username: string): { first: number | null; firstUndated: number | null; firstUnknownCategory: number | null };
   /** A report's columns as text, as the snapshot holds them (all null for an unknown id). */
@@ -173,6 +244,16 @@ function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows, spellingsOf
     streams.stop();
   }
 }
+
+const SPELLING_SETUP = `DROP TABLE IF EXISTS temp.spelling;
+  CREATE TEMP TABLE spelling (raw PRIMARY KEY, normal TEXT NOT NULL) WITHOUT ROWID;
+  CREATE INDEX temp.spelling_normal ON spelling (normal, raw);`;
+const SPELLING_INSERT = "INSERT OR IGNORE INTO temp.spelling (raw, normal) VALUES (?, ?)";
+/** The reports of every spelling in temp.spelling, aggregated by normal form. */
+const SPELLINGS_QUERY = `SELECT u, ${GROUP_COLUMNS} FROM (
+    SELECT s.normal AS u, ${REPORT_COLUMNS("r")} FROM temp.spelling AS s CROSS JOIN reports AS r ON r.username = s.raw
+    ORDER BY s.normal LIMIT -1)
+  GROUP BY u ORDER BY u`;
 
 /** Finds the usernames spelled otherwise (filling `spellingsOf`) and starts both queries. */
 function startUsernameStreams(db: Snapshot, windows: TrendWindows, spellingsOf: Map<string, unknown[]>) {
@@ -190,10 +271,8 @@ function startUsernameStreams(db: Snapshot, windows: TrendWindows, spellingsOf: 
   // The normal spelling itself, whether or not any report uses it.
   const spellings = respelled.flatMap(([raw, normal]): [unknown, string][] => [[raw, normal], [normal, normal]]);
   return startQueryStreams(db, {
-    setup: `DROP TABLE IF EXISTS temp.spelling;
-            CREATE TEMP TABLE spelling (raw PRIMARY KEY, normal TEXT NOT NULL) WITHOUT ROWID;
-            CREATE INDEX temp.spelling_normal ON spelling (normal, raw);`,
-    insert: "INSERT OR IGNORE INTO temp.spelling (raw, normal) VALUES (?, ?)",
+    setup: SPELLING_SETUP,
+    insert: SPELLING_INSERT,
     spellings,
     params: windows,
     queries: [
@@ -201,10 +280,7 @@ function startUsernameStreams(db: Snapshot, windows: TrendWindows, spellingsOf: 
          SELECT username AS u, ${REPORT_COLUMNS("reports")} FROM reports
          WHERE username IS NOT NULL AND username NOT IN (SELECT raw FROM temp.spelling) ORDER BY u, id LIMIT -1)
        GROUP BY u ORDER BY u`,
-      `SELECT u, ${GROUP_COLUMNS} FROM (
-         SELECT s.normal AS u, ${REPORT_COLUMNS("r")} FROM temp.spelling AS s CROSS JOIN reports AS r ON r.username = s.raw
-         ORDER BY s.normal LIMIT -1)
-       GROUP BY u ORDER BY u`,
+      SPELLINGS_QUERY,
     ],
   });
 }

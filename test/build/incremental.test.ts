@@ -130,7 +130,10 @@ describe.sequential("an incremental build, after each kind of change in turn", (
       // The same rows: nothing is built, the current build stays.
       expect(summary.mode).toMatchObject({ mode: "unchanged" });
       expect(readlinkSync(out)).toBe(before);
-    } else expect(summary.mode.mode).toBe("incremental");
+    } else {
+      // Incremental, and the pass read only the changed usernames' reports again.
+      expect(summary.mode).toMatchObject({ mode: "incremental", reports: { usernames: expect.any(Number) } });
+    }
     expectSameAsFull(summary, next);
     expectChangesApply(summary);
   });
@@ -312,6 +315,59 @@ describe("what it does not trust", () => {
     expect(summary.mode.mode).toBe("full");
     expect(summary.mode.mode === "full" && summary.mode.reason).toMatch(/^its state is unreadable \(not JSON/);
     expectSameAsFull(summary, changed);
+  });
+
+  it.each([
+    ["username rows", "groups", "the kept username rows are missing or damaged"],
+    ["report rows", "rows", "the kept report rows are missing or damaged"],
+  ] as const)("the kept %s damaged, then missing: every report read, the same bytes; the next build reads only what changed again", (_, kind, reason) => {
+    const current = buildInto(out, base);
+    const kept = join(out, "..", ".dist-builds", "model", `${current.buildId}.${kind}`);
+    const bytes = readFileSync(kept);
+    bytes[bytes.length >> 1]! ^= 1;
+    writeFileSync(kept, bytes);
+    const damaged = buildInto(out, changed);
+    expect(damaged.mode).toMatchObject({ mode: "incremental", reports: { reason } });
+    expectSameAsFull(damaged, changed);
+    rmSync(join(out, "..", ".dist-builds", "model", `${damaged.buildId}.${kind}`));
+    const missing = buildInto(out, base);
+    expect(missing.mode).toMatchObject({ mode: "incremental", reports: { reason } });
+    expectSameAsFull(missing, base);
+    const again = buildInto(out, changed);
+    expect(again.mode).toMatchObject({ mode: "incremental", reports: { usernames: expect.any(Number) } });
+    expectSameAsFull(again, changed);
+  });
+
+  it("a username that is a number, a blob or a text with a NUL: every report read, the same bytes; once it is gone, only what changed again", () => {
+    buildInto(out, base);
+    const odd = join(dir, "distrust-odd.sqlite");
+    applyEdit(changed, odd, {
+      name: "usernames that are not plain text",
+      sql: `INSERT INTO reports (username, category, reporter, confidence, created_at) VALUES (12345, 'crypto', 'r-n', 20, '2026-03-01T00:00:00Z'),
+              (X'6162', 'crypto', 'r-b', 20, '2026-03-01T00:00:00Z'), ('nul' || char(0) || 'after', 'crypto', 'r-z', 20, '2026-03-01T00:00:00Z')`,
+    });
+    const summary = buildInto(out, odd);
+    expect(summary.mode).toMatchObject({ mode: "incremental", reports: { reason: "a report's username is not plain text (a number, a blob, or a text with a NUL)" } });
+    expectSameAsFull(summary, odd);
+    // Nothing was kept of that pass: the next build reads every report (and keeps it), the one after only what changed.
+    expect(buildInto(out, changed).mode).toMatchObject({ mode: "incremental", reports: { reason: "nothing was kept" } });
+    const next = buildInto(out, base);
+    expect(next.mode).toMatchObject({ mode: "incremental", reports: { usernames: expect.any(Number) } });
+    expectSameAsFull(next, base);
+  });
+
+  it("a text changed after a NUL in it: seen by the digests (SQLite's quote() stops at a NUL), never 'nothing changed'", () => {
+    const withNul = join(dir, "distrust-nul-1.sqlite");
+    const edited = join(dir, "distrust-nul-2.sqlite");
+    applyEdit(base, withNul, {
+      name: "a reporter with a NUL",
+      sql: "UPDATE reports SET reporter = 'r' || char(0) || 'one' WHERE id = (SELECT min(id) FROM reports WHERE username IS NOT NULL)",
+    });
+    applyEdit(withNul, edited, { name: "changed after the NUL", sql: "UPDATE reports SET reporter = 'r' || char(0) || 'two' WHERE reporter = 'r' || char(0) || 'one'" });
+    buildInto(out, withNul);
+    const summary = buildInto(out, edited);
+    expect(summary.mode.mode).toBe("incremental");
+    expectSameAsFull(summary, edited);
   });
 
   it("a state whose snapshot digests do not hold together: an incremental build, never 'nothing changed'", () => {

@@ -28,6 +28,21 @@ export const SNAPSHOT_EDITS: readonly SnapshotEdit[] = [
   { name: "report confidences edited", sql: "UPDATE reports SET confidence = (confidence + 17) % 101 WHERE id % 23 = 6" },
   { name: "report dates edited", sql: "UPDATE reports SET created_at = (SELECT value FROM meta WHERE key = 'as_of') WHERE id % 43 = 7" },
   { name: "report dates made unreadable", sql: "UPDATE reports SET created_at = 'not a date' WHERE id % 97 = 8" },
+  // Later than as_of: in no trend window until as_of moves past them.
+  {
+    name: "reports dated after as_of",
+    sql: `INSERT INTO reports (username, category, company_id, reporter, confidence, created_at)
+          SELECT username, category, company_id, 'r-later-' || id, 40, strftime('%Y-%m-%dT%H:%M:%SZ', (SELECT value FROM meta WHERE key = 'as_of'), '+' || (id % 5 + 2) || ' days')
+          FROM reports WHERE id % 37 = 9 AND username IS NOT NULL`,
+  },
+  // Spellings whose quoted text holds quotes and newlines (the row keys quote usernames as SQLite does).
+  {
+    name: "spellings with quotes and newlines",
+    sql: `INSERT INTO reports (username, category, reporter, confidence, created_at) VALUES
+            ('O''Brien', 'crypto', 'r-q1', 20, '2026-03-01T00:00:00Z'), ('line' || char(10) || 'break', 'crypto', 'r-q2', 20, '2026-03-01T00:00:00Z'),
+            (' @Quoted_One ', 'crypto', 'r-q3', 20, '2026-03-02T00:00:00Z'), ('quoted_one', 'forex', 'r-q4', 30, '2026-03-03T00:00:00Z');
+          UPDATE reports SET username = username || '''' WHERE id % 89 = 11 AND username IS NOT NULL`,
+  },
   {
     name: "usernames appearing",
     sql: `INSERT INTO reports (username, category, company_id, person_id, reporter, confidence, created_at)
@@ -53,6 +68,7 @@ export const SNAPSHOT_EDITS: readonly SnapshotEdit[] = [
   { name: "detection rule changed", sql: "UPDATE detection_rules SET weight = weight + 0.5, updated_at = '2026-03-01T00:00:00Z' WHERE id = (SELECT min(id) FROM detection_rules); DELETE FROM detection_rules WHERE id = (SELECT max(id) FROM detection_rules)" },
   { name: "fingerprint profiles edited", sql: "UPDATE fp_profiles SET observations = observations + 1 WHERE id % 5 = 0; DELETE FROM fp_signals WHERE rowid % 11 = 0; DELETE FROM fp_profiles WHERE id = (SELECT max(id) FROM fp_profiles)" },
   { name: "as_of a day later", sql: "UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '+1 day') WHERE key = 'as_of'" },
+  { name: "as_of a day earlier", sql: "UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '-1 day') WHERE key = 'as_of'" },
   { name: "as_of a week later", sql: "UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '+7 days') WHERE key = 'as_of'" },
   { name: "meta source changed", sql: "UPDATE meta SET value = value || ' (re-exported)' WHERE key = 'source'" },
   // A fresh export: the same rows, new page layout and new rowids for the tables without ids.

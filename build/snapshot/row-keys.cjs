@@ -1,0 +1,113 @@
+// @ts-check
+"use strict";
+// Each report's row as the digests see it (range-digest.cjs): its place in its range, two hashes
+// of its text, and a key of its username. An incremental build compares the rows of a changed
+// range with the ones the previous build kept, to find the reports that changed and the
+// usernames they named (model/group-source.ts), instead of reading every report again.
+
+/** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text (8), its username key (4). */
+const ROW_BYTES = 13;
+const FNV_SEED = 0x811c9dc5;
+
+/**
+ * The username key of a spelling: a hash of it as SQLite's quote() writes it (what the row text
+ * holds), so the key of a row's username is made from the text without unquoting it.
+ * @param {string} spelling
+ */
+function usernameKey(spelling) {
+  const quoted = `'${spelling.replaceAll("'", "''")}'`;
+  return hashPart(quoted, 0, quoted.length);
+}
+
+/** The key of a report without a username (quote(NULL)). */
+const NULL_KEY = hashPart("NULL", 0, 4);
+
+/**
+ * FNV-1a over the UTF-16 code units of text[from, to).
+ * @param {string} text @param {number} from @param {number} to @param {number} seed
+ */
+function hashText(text, from, to, seed) {
+  let h = seed;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** @param {string} text @param {number} from @param {number} to */
+function hashPart(text, from, to) {
+  return hashText(text, from, to, FNV_SEED);
+}
+
+/**
+ * A second hash of text[from, to), independent enough of FNV that a changed row keeps both
+ * (a murmur-style mix of each code unit).
+ * @param {string} text @param {number} from @param {number} to
+ */
+function mixText(text, from, to) {
+  let h = 0x9747b28c;
+  for (let i = from; i < to; i++) {
+    let k = Math.imul(text.charCodeAt(i), 0xcc9e2d51);
+    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+    h ^= k;
+    h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
+  }
+  h ^= to - from;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * Splits a range's text (rows joined by "\n", each `quote(id),quote(username),…`) into rows,
+ * appending each row's bytes (ROW_BYTES) to `out` from `at`; returns where it stopped, or -1
+ * when a row's username is a number, a blob or a text with a NUL in it (the model then reads
+ * every report, as a full build does). `usernames`, when given, gets each row's username,
+ * unquoted (null for NULL). A newline inside a quoted value does not end a row.
+ * @param {string} text
+ * @param {number} rangeStart the range's first id, as a Number (ids are exact below 2^53)
+ * @param {Uint8Array} out
+ * @param {number} at
+ * @param {(string | null)[] | null} usernames
+ */
+function splitRows(text, rangeStart, out, at, usernames) {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  let start = 0;
+  while (start < text.length) {
+    // The id: digits, perhaps a minus sign.
+    let i = text.indexOf(",", start);
+    const id = Number(text.slice(start, i));
+    // The username: 'text' (quotes doubled inside) or NULL.
+    const userFrom = i + 1;
+    let userTo;
+    if (text.charCodeAt(userFrom) === 39) {
+      let j = userFrom + 1;
+      for (;;) {
+        j = text.indexOf("'", j);
+        if (text.charCodeAt(j + 1) === 39) j += 2;
+        else break;
+      }
+      userTo = j + 1;
+    } else if (text.startsWith("NULL", userFrom)) userTo = userFrom + 4;
+    else return -1;
+    const user = text.slice(userFrom, userTo);
+    // A NUL would have SQLite's text functions see less of the spelling than the pass does.
+    if (user.includes("\0")) return -1;
+    // The rest of the row: up to the first newline outside quotes.
+    let end = userTo;
+    let quoted = false;
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === 39) quoted = !quoted;
+      else if (c === 10 && !quoted) break;
+    }
+    out[at] = id - rangeStart;
+    view.setUint32(at + 1, hashPart(text, start, end));
+    view.setUint32(at + 5, mixText(text, start, end));
+    view.setUint32(at + 9, hashPart(text, userFrom, userTo));
+    at += ROW_BYTES;
+    if (usernames) usernames.push(user === "NULL" ? null : user.slice(1, -1).replaceAll("''", "'"));
+    start = end + 1;
+  }
+  return at;
+}
+
+module.exports = { ROW_BYTES, NULL_KEY, usernameKey, splitRows };
