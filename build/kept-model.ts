@@ -13,7 +13,7 @@ import type { PassRows } from "./model/report-pass.ts";
 import type { SnapshotDigest, SplitRows } from "./snapshot/digest.ts";
 import type { Snapshot } from "./snapshot/open.ts";
 import type { RowRequest } from "./snapshot/thread-protocol.ts";
-import { hasUsernameIndex } from "./snapshot/username-groups.ts";
+import { hasUsernameIndex, readUsernameOf } from "./snapshot/username-groups.ts";
 
 /** The SHA-256 of each kept file, recorded in the state beside the build they describe. */
 export interface KeptModel {
@@ -95,7 +95,7 @@ export function planPassRows(
     if (!groups) missing = "the kept username rows are missing or damaged";
     else if (!hasUsernameIndex(db)) missing = "the snapshot has no index on reports (username)";
     else {
-      const changes = compareReportRows(start.rows, split, digest.reportRanges);
+      const changes = compareReportRows(start.rows, split, digest.reportRanges, readUsernameOf(db));
       read = (windows) => {
         const source = readChangedUsernameGroups(db, windows, groups, changes);
         reread = source.reread;
@@ -119,7 +119,7 @@ export function planPassRows(
   /** Why the pass could not be kept (keeping it is for the next build: its failure does not fail this one). */
   let notKept: unknown = null;
   try {
-    if (split && (split.usernames === null || start.rows)) {
+    if (split && (start.request.mode === "all" || start.rows)) {
       mkdirSync(join(layout.buildsDir, MODEL_DIR), { recursive: true });
       rowsSha = writeReportRows(temp("rows"), digest.reportRanges, split, start.rows);
       if (rowsSha) keep = new GroupStoreWriter(temp("groups"));

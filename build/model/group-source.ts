@@ -15,6 +15,7 @@
 import { compareCodePoints } from "../../core/order.ts";
 import { normalizeUsername } from "../../core/username.ts";
 import type { SplitRows } from "../snapshot/digest.ts";
+import { REPORT_RANGE_BITS } from "../snapshot/range-digest.cjs";
 import { NULL_KEY, ROW_BYTES, usernameKey } from "../snapshot/row-keys.cjs";
 import type { Snapshot } from "../snapshot/open.ts";
 import { lookUpReports, readChosenUsernameGroups, selectSpelledUsernames, type GroupRow, type TrendWindows, type UsernameGroups } from "../snapshot/username-groups.ts";
@@ -83,14 +84,12 @@ export function readChangedUsernameGroups(db: Snapshot, windows: TrendWindows, k
  * reports gone or edited named, and the normal forms (with their other spellings) that reports
  * added or edited name. A range gone from the snapshot has every report gone.
  */
-export function compareReportRows(kept: StoredReportRows, split: SplitRows, ranges: Float64Array): ReportChanges {
+export function compareReportRows(kept: StoredReportRows, split: SplitRows, ranges: Float64Array, usernameOf: (id: number) => unknown): ReportChanges {
   const keys = new Set<number>();
   const normals = new Set<string>();
   const spellings = new Map<string, Set<string>>();
-  const usernames = split.usernames!;
-  const place = new Int16Array(1 << 7);
+  const place = new Int16Array(1 << REPORT_RANGE_BITS);
   let at = 0;
-  let k = 0;
   const addGone = (old: Uint8Array, matched: Uint8Array | null) => {
     const view = new DataView(old.buffer, old.byteOffset, old.byteLength);
     for (let j = 0; j * ROW_BYTES < old.length; j++) {
@@ -105,14 +104,16 @@ export function compareReportRows(kept: StoredReportRows, split: SplitRows, rang
     place.fill(-1);
     for (let j = 0; j < oldCount; j++) place[old[j * ROW_BYTES]!] = j;
     const matched = new Uint8Array(oldCount);
-    for (let r = 0; r < split.counts[i]!; r++, at += ROW_BYTES, k++) {
+    const rangeStart = split.ranges[i]! * 2 ** REPORT_RANGE_BITS;
+    for (let r = 0; r < split.counts[i]!; r++, at += ROW_BYTES) {
       const j = place[split.rows[at]!]!;
       if (j >= 0 && sameRow(old, j * ROW_BYTES, split.rows, at)) {
         matched[j] = 1;
         continue;
       }
-      const raw = usernames[k]!;
-      if (raw === null) continue;
+      // A report added or edited: its username as the snapshot holds it (the split rows tell text from other values).
+      const raw = usernameOf(rangeStart + split.rows[at]!);
+      if (typeof raw !== "string") continue;
       const normal = normalizeUsername(raw);
       normals.add(normal);
       if (raw !== normal) {

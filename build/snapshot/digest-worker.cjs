@@ -15,11 +15,11 @@ const done = new Int32Array(control);
 let db = null;
 try {
   db = new Database(path, { readonly: true, fileMustExist: true });
-  const { ranges, digests, split, counts, rows, usernames, odd } = digestReportRanges(db, columns, from, to, request);
+  const { ranges, digests, split, counts, rows, odd } = digestReportRanges(db, columns, from, to, request);
   const bytes = new Uint8Array(digests);
   // A copy with a buffer of its own: a pooled Buffer's memory must not be moved away.
   const moved = [ranges.buffer, bytes.buffer, split.buffer, counts.buffer, rows.buffer].map((b) => /** @type {ArrayBuffer} */ (b));
-  port.postMessage({ ranges, digests: bytes, split, counts, rows, usernames, odd }, moved);
+  port.postMessage({ ranges, digests: bytes, split, counts, rows, odd }, moved);
 } catch (error) {
   port.postMessage({ error: error instanceof Error ? error.message : String(error) });
 } finally {

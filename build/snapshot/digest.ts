@@ -35,7 +35,6 @@ export interface SplitRows {
   ranges: Float64Array;
   counts: Uint8Array;
   rows: Uint8Array;
-  usernames: (string | null)[] | null;
 }
 
 export function readSnapshotDigest(db: Snapshot): SnapshotDigest;
@@ -64,7 +63,7 @@ function digestReports(db: Snapshot, request: RowRequest): { reportRanges: Float
   const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
   const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
   if (low === null || high === null) {
-    return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0), usernames: request.mode === "changed" ? [] : null } };
+    return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0) } };
   }
   const bits = BigInt(REPORT_RANGE_BITS);
   // A range boundary near the middle, so that no range is split between the two.
@@ -91,7 +90,6 @@ function digestReports(db: Snapshot, request: RowRequest): { reportRanges: Float
       ranges: joinArrays(Float64Array, halves.map((h) => h.split)),
       counts: joinArrays(Uint8Array, halves.map((h) => h.counts)),
       rows: joinArrays(Uint8Array, halves.map((h) => h.rows)),
-      usernames: lower.usernames && upper.usernames ? lower.usernames.concat(upper.usernames) : null,
     };
     return { ...joined, split: rows };
   } finally {

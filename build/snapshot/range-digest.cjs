@@ -24,7 +24,7 @@ function quoteExactly(column) {
 /**
  * Which ranges' rows to split (row-keys.cjs) besides digesting them: none, every range (a build
  * with no kept rows to start from), or the ranges whose digest is not the one `before` holds
- * (an incremental build: the rows of the others are the kept ones), with their usernames.
+ * (an incremental build: the rows of the others are the kept ones).
  * @typedef {import("./thread-protocol.ts").RowRequest} RowRequest
  */
 
@@ -43,7 +43,7 @@ function quoteExactly(column) {
  * @param {bigint} from
  * @param {bigint} to
  * @param {RowRequest} request
- * @returns {{ ranges: Float64Array; digests: Buffer; split: Float64Array; counts: Uint8Array; rows: Uint8Array; usernames: (string | null)[] | null; odd: boolean }}
+ * @returns {{ ranges: Float64Array; digests: Buffer; split: Float64Array; counts: Uint8Array; rows: Uint8Array; odd: boolean }}
  */
 function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
   const row = ["quote(id)", ...columns.map(quoteExactly)].join(" || ',' || ");
@@ -62,7 +62,6 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
   let rows = new Uint8Array(request.mode === "none" ? 0 : 1 << 16);
   let used = 0;
   let odd = false;
-  const usernames = request.mode === "changed" ? /** @type {(string | null)[]} */ ([]) : null;
   for (let range = /** @type {bigint | undefined} */ (nextRange.get(bits, from, to)); range !== undefined; ) {
     const start = range << bits;
     const end = (range + 1n) << bits;
@@ -78,7 +77,7 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
         rows = grown;
       }
       const before = used;
-      const after = odd ? -1 : splitRows(text, Number(start), rows, used, usernames);
+      const after = odd ? -1 : splitRows(text, Number(start), rows, used);
       if (after < 0) odd = true;
       else used = after;
       split.push(Number(range));
@@ -92,7 +91,6 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
     split: Float64Array.from(split),
     counts: Uint8Array.from(counts),
     rows: rows.slice(0, used),
-    usernames,
     odd,
   };
 }

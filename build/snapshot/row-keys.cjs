@@ -60,15 +60,13 @@ function mixText(text, from, to) {
  * Splits a range's text (rows joined by "\n", each `quote(id),quote(username),…`) into rows,
  * appending each row's bytes (ROW_BYTES) to `out` from `at`; returns where it stopped, or -1
  * when a row's username is a number, a blob or a text with a NUL in it (the model then reads
- * every report, as a full build does). `usernames`, when given, gets each row's username,
- * unquoted (null for NULL). A newline inside a quoted value does not end a row.
+ * every report, as a full build does). A newline inside a quoted value does not end a row.
  * @param {string} text
  * @param {number} rangeStart the range's first id, as a Number (ids are exact below 2^53)
  * @param {Uint8Array} out
  * @param {number} at
- * @param {(string | null)[] | null} usernames
  */
-function splitRows(text, rangeStart, out, at, usernames) {
+function splitRows(text, rangeStart, out, at) {
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let start = 0;
   while (start < text.length) {
@@ -104,7 +102,6 @@ function splitRows(text, rangeStart, out, at, usernames) {
     view.setUint32(at + 5, mixText(text, start, end));
     view.setUint32(at + 9, hashPart(text, userFrom, userTo));
     at += ROW_BYTES;
-    if (usernames) usernames.push(user === "NULL" ? null : user.slice(1, -1).replaceAll("''", "'"));
     start = end + 1;
   }
   return at;

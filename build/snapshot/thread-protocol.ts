@@ -82,7 +82,6 @@ export interface DigestPart {
   split: Float64Array;
   counts: Uint8Array;
   rows: Uint8Array;
-  usernames: (string | null)[] | null;
   odd: boolean;
 }
 

@@ -185,6 +185,12 @@ export function selectSpelledUsernames(db: Snapshot, spellings: Iterable<string>
   return found;
 }
 
+/** A report's username as the snapshot holds it (undefined for an id it does not have): a primary key lookup. */
+export function readUsernameOf(db: Snapshot): (id: number) => unknown {
+  const username = db.prepare("SELECT username FROM reports WHERE id = ?").pluck();
+  return (id) => username.get(id);
+}
+
 /** Whether the snapshot has an index that starts with reports.username (without one, reading a few usernames' reports is a pass over all of them). */
 export function hasUsernameIndex(db: Snapshot): boolean {
   const indexes = db.prepare("SELECT name FROM pragma_index_list('reports')").pluck().all() as string[];

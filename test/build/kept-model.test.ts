@@ -1,0 +1,150 @@
+/**
+ * The report pass a build keeps for the next one (build/model/group-store.ts,
+ * build/snapshot/row-keys.cjs): rows come back as they went in, whatever their values; a file
+ * altered by a byte is refused; a report's row keys, made from the digests' text of a range, are
+ * the ones the kept spellings give, for every kind of spelling SQLite can quote.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { GroupStoreWriter, openReportRows, readGroupStore, writeReportRows, type StoredGroupRow } from "../../build/model/group-store.ts";
+import { quoteExactly } from "../../build/snapshot/range-digest.cjs";
+import { NULL_KEY, ROW_BYTES, splitRows, usernameKey } from "../../build/snapshot/row-keys.cjs";
+import type { GroupRow } from "../../build/snapshot/username-groups.ts";
+import { makeTempDir } from "../helpers/fixture.ts";
+
+const dir = makeTempDir("kept-model");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const text = fc.option(fc.string({ unit: "grapheme", maxLength: 40 }), { nil: null });
+const count = fc.nat({ max: 2 ** 40 });
+const number = fc.oneof(fc.constant(NaN), fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.double({ noNaN: true }));
+const row = fc.record<GroupRow>({
+  username: fc.string({ unit: "grapheme", maxLength: 70 }),
+  categories: text,
+  companyIds: text,
+  recent: text,
+  count,
+  undated: count,
+  reporters: count,
+  currentWeek: count,
+  previousWeek: count,
+  confidenceMax: number,
+  first: number,
+  last: number,
+});
+
+const copy = (r: StoredGroupRow): GroupRow => ({ ...r });
+
+describe("the kept username rows", () => {
+  it("come back as they went in, with the windows and the spellings", () => {
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 30 }), fc.array(fc.tuple(fc.string(), fc.array(fc.string(), { maxLength: 3 })), { maxLength: 4 }), (rows, spellings) => {
+        const path = join(dir, `groups-${n++}`);
+        const writer = new GroupStoreWriter(path);
+        for (const r of rows) writer.add(r);
+        const windows = { previousStart: 100, currentStart: 200, currentEnd: 300 };
+        writer.finish(windows, new Map(spellings.map(([normal, raws]) => [normal, [normal, ...raws]])));
+        const stored = readGroupStore(path, writer.sha256!)!;
+        // One row object moves along the file: copy each before the next.
+        const read: GroupRow[] = [];
+        for (const r of stored.iterate()) read.push(copy(r));
+        expect(read).toEqual(rows.map((r) => ({ ...r })));
+        expect(stored.windows).toEqual(windows);
+        expect(stored.rows).toBe(rows.length);
+        expect([...stored.spellings]).toEqual(spellings.map(([normal, raws]) => [normal, raws.filter((raw) => raw !== normal)]));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("are refused when a byte differs from what the state recorded, or the file is gone", () => {
+    const path = join(dir, "groups-damaged");
+    const writer = new GroupStoreWriter(path);
+    writer.add({ username: "alice", categories: "1", companyIds: null, recent: null, count: 1, undated: 0, reporters: 1, currentWeek: 0, previousWeek: 0, confidenceMax: 50, first: 1, last: 1 });
+    writer.finish({ previousStart: 0, currentStart: 0, currentEnd: 0 }, new Map());
+    expect(readGroupStore(path, writer.sha256!)).not.toBeNull();
+    const bytes = readFileSync(path);
+    bytes[20]! ^= 1;
+    writeFileSync(path, bytes);
+    expect(readGroupStore(path, writer.sha256!)).toBeNull();
+    expect(readGroupStore(join(dir, "no-such-file"), writer.sha256!)).toBeNull();
+  });
+});
+
+describe("the kept report rows", () => {
+  /** A range's rows as the digests' text has them (range-digest.cjs), from real SQLite. */
+  function rangeText(usernames: unknown[]): string {
+    const db = new Database(":memory:");
+    try {
+      db.exec("CREATE TABLE reports (id INTEGER PRIMARY KEY, username, reporter)");
+      const insert = db.prepare("INSERT INTO reports (id, username, reporter) VALUES (?, ?, ?)");
+      usernames.forEach((u, i) => insert.run(128 + i * 3, u, `r${i}\n'x'`));
+      const row = ["quote(id)", quoteExactly("username"), quoteExactly("reporter")].join(" || ',' || ");
+      return db.prepare(`SELECT group_concat(r, char(10)) FROM (SELECT ${row} AS r FROM reports ORDER BY id)`).pluck().get() as string;
+    } finally {
+      db.close();
+    }
+  }
+
+  it("key each report's username as the kept spellings do, whatever it holds (quotes, newlines, @, spaces)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.string({ unit: "grapheme", maxLength: 20 }).filter((s) => !s.includes("\0")), { nil: null }), { minLength: 1, maxLength: 40 }), (usernames) => {
+        const out = new Uint8Array(usernames.length * ROW_BYTES);
+        expect(splitRows(rangeText(usernames), 128, out, 0)).toBe(out.length);
+        const view = new DataView(out.buffer);
+        usernames.forEach((u, i) => {
+          expect(out[i * ROW_BYTES]).toBe(i * 3);
+          expect(view.getUint32(i * ROW_BYTES + 9)).toBe(u === null ? NULL_KEY : usernameKey(u));
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("refuse a username that is a number, a blob or a text with a NUL (the pass then reads every report)", () => {
+    for (const odd of [12345, 1.5, Buffer.from("ab"), "nul\0after"]) {
+      const out = new Uint8Array(4 * ROW_BYTES);
+      expect(splitRows(rangeText(["alice", odd]), 128, out, 0)).toBe(-1);
+    }
+  });
+
+  it("tell a changed report from an unchanged one, by its text's two hashes", () => {
+    const hashes = (usernames: string[]) => {
+      const out = new Uint8Array(usernames.length * ROW_BYTES);
+      splitRows(rangeText(usernames), 128, out, 0);
+      return Array.from({ length: usernames.length }, (_, i) => Buffer.from(out.subarray(i * ROW_BYTES + 1, i * ROW_BYTES + 9)).toString("hex"));
+    };
+    const [a, b] = [hashes(["alice", "bob", "carol"]), hashes(["alice", "bobb", "carol"])];
+    expect([a[0] === b[0], a[1] === b[1], a[2] === b[2]]).toEqual([true, false, true]);
+  });
+
+  it("are written for every range, from the split rows where a range changed and from the kept file elsewhere", () => {
+    const block = (range: number, n: number) => Uint8Array.from({ length: n * ROW_BYTES }, (_, i) => (range * 31 + i) & 0xff);
+    const ranges = Float64Array.from([1, 2, 3, 5]);
+    const all = { ranges, counts: Uint8Array.from([2, 1, 3, 1]), rows: Buffer.concat([block(1, 2), block(2, 1), block(3, 3), block(5, 1)]) };
+    const first = join(dir, "rows-1");
+    const sha = writeReportRows(first, ranges, all, null)!;
+    const kept = openReportRows(first, sha)!;
+    expect(Buffer.from(kept.block(3))).toEqual(Buffer.from(block(3, 3)));
+    // Range 2 changed, 4 is new, 5 is gone; 1 and 3 come from the kept file.
+    const next = Float64Array.from([1, 2, 3, 4]);
+    const changed = { ranges: Float64Array.from([2, 4]), counts: Uint8Array.from([2, 1]), rows: Buffer.concat([block(20, 2), block(4, 1)]) };
+    const second = join(dir, "rows-2");
+    const sha2 = writeReportRows(second, next, changed, kept)!;
+    kept.close();
+    const read = openReportRows(second, sha2)!;
+    expect([...read.ranges]).toEqual([1, 2, 3, 4]);
+    expect([1, 2, 3, 4].map((r) => Buffer.from(read.block(r)).toString("hex"))).toEqual(
+      [block(1, 2), block(20, 2), block(3, 3), block(4, 1)].map((b) => Buffer.from(b).toString("hex")),
+    );
+    expect(read.block(5).length).toBe(0);
+    read.close();
+    // A range neither split nor kept: the digests and the kept file do not match, nothing is written.
+    expect(writeReportRows(join(dir, "rows-3"), Float64Array.from([9]), changed, null)).toBeNull();
+    expect(openReportRows(second, "0".repeat(64))).toBeNull();
+  });
+});
