@@ -38,25 +38,6 @@ function hashPart(text, from, to) {
 }
 
 /**
- * A second hash of text[from, to), independent enough of FNV that a changed row keeps both
- * (a murmur-style mix of each code unit).
- * @param {string} text @param {number} from @param {number} to
- */
-function mixText(text, from, to) {
-  let h = 0x9747b28c;
-  for (let i = from; i < to; i++) {
-    let k = Math.imul(text.charCodeAt(i), 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    h ^= k;
-    h = Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64;
-  }
-  h ^= to - from;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
  * Splits a range's text (rows joined by "\n", each `quote(id),quote(username),…`) into rows,
  * appending each row's bytes (ROW_BYTES) to `out` from `at`; returns where it stopped, or -1
  * when a row's username is a number, a blob or a text with a NUL in it (the model then reads
@@ -86,21 +67,37 @@ function splitRows(text, rangeStart, out, at) {
       userTo = j + 1;
     } else if (text.startsWith("NULL", userFrom)) userTo = userFrom + 4;
     else return -1;
-    const user = text.slice(userFrom, userTo);
-    // A NUL would have SQLite's text functions see less of the spelling than the pass does.
-    if (user.includes("\0")) return -1;
-    // The rest of the row: up to the first newline outside quotes.
-    let end = userTo;
+    // Its key; a NUL in it would have SQLite's text functions see less of it than the pass does.
+    let key = FNV_SEED;
+    for (let u = userFrom; u < userTo; u++) {
+      const c = text.charCodeAt(u);
+      if (c === 0) return -1;
+      key = Math.imul(key ^ c, 16777619);
+    }
+    // The row, up to the first newline outside quotes (the id has none, the username's are
+    // paired), hashed on the way, in one pass: FNV-1a, and a murmur-style mix of each code unit,
+    // independent enough of it that a changed row keeps both.
+    let end = start;
     let quoted = false;
+    let fnv = FNV_SEED;
+    let mix = 0x9747b28c;
     for (; end < text.length; end++) {
       const c = text.charCodeAt(end);
       if (c === 39) quoted = !quoted;
       else if (c === 10 && !quoted) break;
+      fnv = Math.imul(fnv ^ c, 16777619);
+      let k = Math.imul(c, 0xcc9e2d51);
+      k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+      mix ^= k;
+      mix = Math.imul((mix << 13) | (mix >>> 19), 5) + 0xe6546b64;
     }
+    mix ^= end - start;
+    mix = Math.imul(mix ^ (mix >>> 16), 0x85ebca6b);
+    mix = Math.imul(mix ^ (mix >>> 13), 0xc2b2ae35);
     out[at] = id - rangeStart;
-    view.setUint32(at + 1, hashPart(text, start, end));
-    view.setUint32(at + 5, mixText(text, start, end));
-    view.setUint32(at + 9, hashPart(text, userFrom, userTo));
+    view.setUint32(at + 1, fnv >>> 0);
+    view.setUint32(at + 5, (mix ^ (mix >>> 16)) >>> 0);
+    view.setUint32(at + 9, key >>> 0);
     at += ROW_BYTES;
     start = end + 1;
   }
