@@ -96,7 +96,7 @@ export function planPassRows(
     else if (!hasUsernameIndex(db)) missing = "the snapshot has no index on reports (username)";
     else {
       const changes = compareReportRows(start.rows, split, digest.reportRanges, readUsernameOf(db));
-      // Held by the pass alone (about 90 bytes a username), not for the rest of the build.
+      // Held by the pass alone (about 100 bytes a username), not for the rest of the build.
       let kept: typeof groups | null = groups;
       read = (windows) => {
         const source = readChangedUsernameGroups(db, windows, kept!, changes);
