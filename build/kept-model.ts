@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { BuildsLayout } from "./publish.ts";
+import { isOwnedByLiveProcess, type BuildsLayout } from "./publish.ts";
 import type { BuildStateFile, KeptTree } from "./build-state.ts";
 import { openReportRows, readGroupStore, GroupStoreWriter, writeReportRows, type StoredReportRows } from "./model/group-store.ts";
 import { compareReportRows, readChangedUsernameGroups } from "./model/group-source.ts";
@@ -158,18 +158,7 @@ export function pruneKeptModels(layout: BuildsLayout, currentId: string | null):
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
     const owner = name.slice(0, name.lastIndexOf("."));
-    if (owner === currentId || owner === `tmp-${process.pid}`) continue;
-    if (owner.startsWith("tmp-") && isAlive(Number(owner.slice(4)))) continue;
+    if (owner === currentId || (owner.startsWith("tmp-") && isOwnedByLiveProcess(owner))) continue;
     rmSync(join(dir, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -200,7 +200,8 @@ export function sweepAbandoned(layout: BuildsLayout): void {
   }
 }
 
-function isOwnedByLiveProcess(name: string): boolean {
+/** Whether a name ending in `-{pid}` belongs to this process or another that is still running. */
+export function isOwnedByLiveProcess(name: string): boolean {
   const pid = Number(name.slice(name.lastIndexOf("-") + 1));
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return true;

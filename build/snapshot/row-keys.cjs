@@ -24,17 +24,12 @@ const NULL_KEY = hashPart("NULL", 0, 4);
 
 /**
  * FNV-1a over the UTF-16 code units of text[from, to).
- * @param {string} text @param {number} from @param {number} to @param {number} seed
+ * @param {string} text @param {number} from @param {number} to
  */
-function hashText(text, from, to, seed) {
-  let h = seed;
+function hashPart(text, from, to) {
+  let h = FNV_SEED;
   for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;
-}
-
-/** @param {string} text @param {number} from @param {number} to */
-function hashPart(text, from, to) {
-  return hashText(text, from, to, FNV_SEED);
 }
 
 /**
