@@ -7,10 +7,9 @@
  * before a single file of it is reused, and anything missing, unreadable, foreign or made by
  * other code means a full build, said in one line.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { MANIFEST_PATH } from "./writer/index.ts";
+import { hashFile, MANIFEST_PATH } from "./writer/index.ts";
 import { readManifestBuild } from "./changes/build-id.ts";
 import { getCurrentBuild, type BuildsLayout } from "./publish.ts";
 import { compareDigests, type SnapshotDigest } from "./snapshot/digest.ts";
@@ -133,7 +132,7 @@ function findBase(layout: BuildsLayout, state: BuildStateFile, currentDir: strin
 /** Whether `dir` holds the manifest the state recorded for it, whole, and of the build id it says. */
 function hasManifestOf(dir: string, { id, manifest }: KeptTree): boolean {
   try {
-    return manifest !== "" && createHash("sha256").update(readFileSync(join(dir, MANIFEST_PATH))).digest("hex") === manifest && readManifestBuild(dir)?.id === id;
+    return manifest !== "" && hashFile(join(dir, MANIFEST_PATH)) === manifest && readManifestBuild(dir)?.id === id;
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 /**
  * The build: snapshot → model → emitters → one writer → manifest → atomic publish.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DEFAULT_SPAMMER_PAGE_FILES } from "../core/routes/table.ts";
 import { formatInstant } from "../core/time.ts";
@@ -29,7 +29,7 @@ import { getCodeFingerprint } from "./code-fingerprint.ts";
 import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
-import { MemoryWriter, createDiskWriter, hashContent, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
+import { MemoryWriter, createDiskWriter, hashFile, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
 
 export interface BuildOptions {
   db: string;
@@ -232,7 +232,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
   const { result, id, buildDir, previous } = published;
   const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows) };
   try {
-    const manifest = hashContent(readFileSync(join(buildDir, MANIFEST_PATH)));
+    const manifest = hashFile(join(buildDir, MANIFEST_PATH));
     const model = passRows.keep(id) ?? undefined;
     const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary), model });
     if (abandoned) deleteSetAside(abandoned);

@@ -1,5 +1,5 @@
 /** The one writer of the build (STYLE: emitters return files, one writer puts them on disk). */
-export { createDiskWriter, type DiskWriter } from "./disk-writer.ts";
+export { createDiskWriter, hashFile, type DiskWriter } from "./disk-writer.ts";
 export { hashContent, MANIFEST_PATH } from "./file-sink.cjs";
 export { MemoryWriter } from "./memory-writer.ts";
 export type { ChunkedData, OutputFile, Writer } from "./output.ts";

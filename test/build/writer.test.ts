@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
-import { createDiskWriter, MemoryWriter } from "../../build/writer/index.ts";
+import { createDiskWriter, hashFile, MemoryWriter } from "../../build/writer/index.ts";
 import { readManifestEntries, readManifestFile } from "../../build/writer/tree-reuse.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
@@ -148,5 +148,9 @@ describe("reading a kept build's manifest (tree-reuse.cjs)", () => {
     expect(chunked).toHaveLength(lines.length);
     expect(chunked).toEqual(read((collect) => readManifestEntries(Buffer.from(text), collect)));
     expect(chunked[12_345]).toBe(`api/check/user_${"x".repeat(12_345 % 97)}12345.json ${12_345 * 7} ${hash(12_345)}`);
+    // Its hash (the state's check of a kept folder) is read the same way, and is the whole file's.
+    expect(hashFile(file)).toBe(createHash("sha256").update(text).digest("hex"));
+    writeFileSync(file, "");
+    expect(hashFile(file)).toBe(createHash("sha256").digest("hex"));
   });
 });
