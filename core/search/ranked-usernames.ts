@@ -23,7 +23,8 @@ const BOUNDARY_CODE = BOUNDARY.charCodeAt(0);
 const DECODE_CHUNK = 8192;
 
 export class UsernameCollector {
-  private codes = new Uint16Array(1 << 16);
+  /** One byte a code unit while every one is ASCII (valid usernames are), widened on the first that is not. */
+  private codes: Uint8Array | Uint16Array = new Uint8Array(1 << 16);
   private codeCount = 0;
   private ends = new Uint32Array(1 << 12);
   private counts = new Uint32Array(1 << 12);
@@ -44,14 +45,33 @@ export class UsernameCollector {
     }
     if (this.codeCount + username.length > this.codes.length) this.codes = grow(this.codes, Math.max(this.codes.length * 2, this.codeCount + username.length));
     const start = this.codeCount;
-    for (let i = 0; i < username.length; i++) this.codes[this.codeCount++] = username.charCodeAt(i);
+    for (let i = 0; i < username.length; i++) {
+      const code = username.charCodeAt(i);
+      if (code >= 0x80 && this.codes instanceof Uint8Array) this.codes = Uint16Array.from(this.codes);
+      this.codes[this.codeCount++] = code;
+    }
     if (this.ascending && this.count > 0 && this.compare(this.count - 1, start, this.codeCount) > 0) this.ascending = false;
     this.ends[this.count] = this.codeCount;
     this.counts[this.count] = Math.max(0, Math.min(reportsCount, 0xffffffff));
     this.count++;
   }
 
+  /**
+   * The layout. The collector's own arrays are let go first (it takes no more usernames), and the
+   * joined text is made last, once the layout's working arrays are garbage: at four million
+   * usernames, what the build holds at this step is its peak of memory.
+   */
   finish(): RankedUsernames {
+    const { ranked, textStarts, counts, sortedTexts } = this.layOut();
+    this.codes = new Uint8Array(0);
+    this.ends = new Uint32Array(0);
+    this.counts = new Uint32Array(0);
+    this.count = 0;
+    this.codeCount = 0;
+    return { joined: decode(ranked), textStarts, counts, sortedTexts };
+  }
+
+  private layOut(): { ranked: Uint8Array | Uint16Array; textStarts: Uint32Array; counts: Uint32Array; sortedTexts: Uint32Array } {
     const n = this.count;
     // byName[k]: the k-th username in username order (arrival order when they came sorted).
     const byName = new Uint32Array(n);
@@ -76,7 +96,8 @@ export class UsernameCollector {
     for (let r = 0; r < n; r++) rankOf[order[r]!] = r;
 
     const { codes, ends } = this;
-    const ranked = new Uint16Array(this.codeCount + n + 1);
+    // Of the codes' width (the boundary mark is ASCII).
+    const ranked = codes instanceof Uint8Array ? new Uint8Array(this.codeCount + n + 1) : new Uint16Array(this.codeCount + n + 1);
     const textStarts = new Uint32Array(n + 1);
     const counts = new Uint32Array(n);
     let at = 0;
@@ -91,7 +112,7 @@ export class UsernameCollector {
     textStarts[n] = at;
     const sortedTexts = new Uint32Array(n);
     for (let k = 0; k < n; k++) sortedTexts[k] = rankOf[byName[k]!]!;
-    return { joined: decode(ranked), textStarts, counts, sortedTexts };
+    return { ranked, textStarts, counts, sortedTexts };
   }
 
   /**
@@ -132,14 +153,16 @@ export class UsernameCollector {
   }
 }
 
-function grow<T extends Uint16Array | Uint32Array>(array: T, size: number): T {
+function grow<T extends Uint8Array | Uint16Array | Uint32Array>(array: T, size: number): T {
   const grown = new (array.constructor as new (n: number) => T)(size);
   grown.set(array);
   return grown;
 }
 
 /** The code units as a string: through a byte decoder when all are ASCII (usernames are), a one-byte string. */
-function decode(codes: Uint16Array): string {
+function decode(codes: Uint8Array | Uint16Array): string {
+  // Bytes are ASCII by construction (UsernameCollector.add).
+  if (codes instanceof Uint8Array) return new TextDecoder().decode(codes);
   let ascii = true;
   for (let i = 0; i < codes.length && ascii; i++) ascii = codes[i]! < 0x80;
   if (ascii) return new TextDecoder().decode(Uint8Array.from(codes));

@@ -234,6 +234,13 @@ describe("usernames gathered for the live index", () => {
     expect(ranked.joined).toBe("\u0001a\u0001b\u0001c\u0001");
   });
 
+  it("keeps a text that is not ASCII whole, arriving after ASCII ones (held a byte a code unit until then)", () => {
+    const ranked = collect([["ab", 5], ["zz", 9], ["éa", 7], ["😀", 7], ["b", 1]]);
+    expect(ranked.joined).toBe("\u0001zz\u0001éa\u0001😀\u0001ab\u0001b\u0001");
+    expect([...ranked.textStarts]).toEqual([1, 4, 7, 10, 13, 15]);
+    expect(collect([["b", 1], ["a", 2]]).joined).toBe("\u0001a\u0001b\u0001");
+  });
+
   it("leaves out a username holding the boundary mark", () => {
     expect(collect([["bad\u0001name", 3], ["ok", 1]]).joined).toBe("\u0001ok\u0001");
   });
