@@ -13,7 +13,8 @@
 // A path is never written in place: a file of the base may be a hard link shared with another
 // build folder, so it is unlinked first and the new bytes get a new inode. What the base held that
 // the new build does not is deleted at the end. Both manifests are held as one index of paths to
-// slots, their sizes and hashes in typed arrays (about 150 bytes a path), not as objects.
+// slots (PathIndex: the paths' bytes end to end and a hash table of slots), their sizes and hashes
+// in typed arrays: about 150 bytes a path, none of it a string or an object.
 const { closeSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } = require("node:fs");
 
 const HASH_BYTES = 32;
@@ -84,6 +85,112 @@ function readManifestEntries(text, visit, offset = 0) {
   }
 }
 
+/**
+ * Paths to slots (0, 1, 2, … in the order paths were first seen), held as bytes: the paths end to
+ * end in one buffer and an open-addressing table of slots by FNV-1a hash. A Map of a million and
+ * a half path strings (and the strings) cost the writer thread about 300 MB at a million
+ * usernames; this holds the same in about 90. Paths are checked ASCII words (output.ts), one byte
+ * a character; the manifest's are read as Latin-1, so a path compares the same either way.
+ */
+class PathIndex {
+  /** @param {number} capacity paths foreseen (it grows past them) */
+  constructor(capacity) {
+    this.size = 0;
+    /** Path `slot` is bytes[starts[slot], starts[slot + 1]). */
+    this.starts = new Uint32Array(capacity + 1);
+    this.bytes = Buffer.allocUnsafe(Math.max(1024, capacity * 48));
+    /** slot + 1 at each path's place; 0: free. At most half full. */
+    this.table = new Int32Array(tableSize(capacity));
+  }
+
+  /** The slot of `path`, or -1. @param {string} path */
+  get(path) {
+    const mask = this.table.length - 1;
+    for (let at = hashText(path) & mask; ; at = (at + 1) & mask) {
+      const entry = /** @type {number} */ (this.table[at]);
+      if (entry === 0) return -1;
+      if (this.holds(entry - 1, path)) return entry - 1;
+    }
+  }
+
+  /** The slot of `path`, given the next one if it has none. @param {string} path */
+  slotOf(path) {
+    const mask = this.table.length - 1;
+    let at = hashText(path) & mask;
+    for (; ; at = (at + 1) & mask) {
+      const entry = /** @type {number} */ (this.table[at]);
+      if (entry === 0) break;
+      if (this.holds(entry - 1, path)) return entry - 1;
+    }
+    const slot = this.size++;
+    if (slot + 1 >= this.starts.length) this.starts = growArray(this.starts, Math.ceil(this.starts.length * 1.5) + 1);
+    const start = /** @type {number} */ (this.starts[slot]);
+    if (start + path.length > this.bytes.length) {
+      const bytes = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, start + path.length));
+      this.bytes.copy(bytes, 0, 0, start);
+      this.bytes = bytes;
+    }
+    this.bytes.write(path, start, "latin1");
+    this.starts[slot + 1] = start + path.length;
+    this.table[at] = slot + 1;
+    if (this.size * 2 > this.table.length) this.rehash();
+    return slot;
+  }
+
+  /** The path of `slot`. @param {number} slot */
+  pathAt(slot) {
+    return this.bytes.toString("latin1", this.starts[slot], this.starts[slot + 1]);
+  }
+
+  /** @param {number} slot @param {string} path */
+  holds(slot, path) {
+    const start = /** @type {number} */ (this.starts[slot]);
+    if (/** @type {number} */ (this.starts[slot + 1]) - start !== path.length) return false;
+    const bytes = this.bytes;
+    for (let i = 0; i < path.length; i++) if (bytes[start + i] !== path.charCodeAt(i)) return false;
+    return true;
+  }
+
+  rehash() {
+    const table = new Int32Array(this.table.length * 2);
+    const mask = table.length - 1;
+    for (let slot = 0; slot < this.size; slot++) {
+      let at = hashBytes(this.bytes, /** @type {number} */ (this.starts[slot]), /** @type {number} */ (this.starts[slot + 1])) & mask;
+      while (table[at] !== 0) at = (at + 1) & mask;
+      table[at] = slot + 1;
+    }
+    this.table = table;
+  }
+}
+
+/** A power of two at least twice `count`. @param {number} count */
+function tableSize(count) {
+  let size = 1024;
+  while (size < count * 2) size *= 2;
+  return size;
+}
+
+/** FNV-1a over a text's code units (paths: one byte each). @param {string} text */
+function hashText(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The same over bytes[start, end). @param {Uint8Array} bytes @param {number} start @param {number} end */
+function hashBytes(bytes, start, end) {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ /** @type {number} */ (bytes[i]), 0x01000193);
+  return hash >>> 0;
+}
+
+/** @param {Uint32Array} array @param {number} size */
+function growArray(array, size) {
+  const grown = new Uint32Array(size);
+  grown.set(array);
+  return grown;
+}
+
 /** One side's sizes and hashes (the base's or the current build's), by slot. */
 class Side {
   /** @param {number} capacity */
@@ -139,10 +246,7 @@ class TreeReuse {
     // size by the shortest line there can be (so rather more), grown if their union needs more.
     const lines = (/** @type {string | null} */ file) => (file === null ? 0 : Math.ceil(statSync(file).size / MIN_LINE_BYTES));
     const capacity = Math.max(lines(baseManifest), lines(currentManifest)) + 64;
-    /** @type {Map<string, number>} */
-    this.slots = new Map();
-    /** @type {string[]} */
-    this.paths = [];
+    this.paths = new PathIndex(capacity);
     this.base = new Side(capacity);
     this.now = new Side(capacity);
     /** 1 once the new build lists the slot's path. */
@@ -171,17 +275,12 @@ class TreeReuse {
 
   /** @param {string} path */
   slotOf(path) {
-    let slot = this.slots.get(path);
-    if (slot === undefined) {
-      slot = this.paths.length;
-      this.slots.set(path, slot);
-      this.paths.push(path);
-      if (slot >= this.seen.length) {
-        // A path new to both manifests, past the room made for them.
-        const seen = new Uint8Array(this.seen.length * 2);
-        seen.set(this.seen);
-        this.seen = seen;
-      }
+    const slot = this.paths.slotOf(path);
+    if (slot >= this.seen.length) {
+      // A path new to both manifests, past the room made for them.
+      const seen = new Uint8Array(this.seen.length * 2);
+      seen.set(this.seen);
+      this.seen = seen;
     }
     return slot;
   }
@@ -200,8 +299,8 @@ class TreeReuse {
 
   /** Whether the current build holds these bytes at `path`. @param {string} path @param {Uint8Array} hash */
   inCurrent(path, hash) {
-    const slot = this.slots.get(path);
-    return this.current !== null && slot !== undefined && this.now.matches(slot, hash);
+    const slot = this.paths.get(path);
+    return this.current !== null && slot !== -1 && this.now.matches(slot, hash);
   }
 
   /**
@@ -248,8 +347,8 @@ class TreeReuse {
 
   /** Unlinks the base's file at `path`, if it has one, before something new takes the name. @param {string} path */
   clear(path) {
-    const slot = this.slots.get(path);
-    if (slot !== undefined && this.base.has(slot)) unlinkIfThere(`${this.root}/${path}`);
+    const slot = this.paths.get(path);
+    if (slot !== -1 && this.base.has(slot)) unlinkIfThere(`${this.root}/${path}`);
   }
 
   /** A variant the caller wrote (after `clear`) of a file it wrote. @param {string} path */
@@ -322,9 +421,9 @@ class TreeReuse {
   sweep() {
     /** @type {Set<string>} */
     const dirs = new Set();
-    for (let slot = 0; slot < this.paths.length; slot++) {
+    for (let slot = 0; slot < this.paths.size; slot++) {
       if (this.seen[slot]) continue;
-      const path = /** @type {string} */ (this.paths[slot]);
+      const path = this.paths.pathAt(slot);
       if (this.now.has(slot)) this.count(path);
       if (!this.base.has(slot)) continue;
       unlinkIfThere(`${this.root}/${path}`);
@@ -351,4 +450,4 @@ function unlinkIfThere(path) {
   }
 }
 
-module.exports = { TreeReuse, readManifestEntries, readManifestFile, unlinkIfThere };
+module.exports = { PathIndex, TreeReuse, readManifestEntries, readManifestFile, unlinkIfThere };

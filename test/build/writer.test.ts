@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { createDiskWriter, hashFile, MemoryWriter } from "../../build/writer/index.ts";
-import { readManifestEntries, readManifestFile } from "../../build/writer/tree-reuse.cjs";
+import { PathIndex, readManifestEntries, readManifestFile } from "../../build/writer/tree-reuse.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");
@@ -152,5 +152,23 @@ describe("reading a kept build's manifest (tree-reuse.cjs)", () => {
     expect(hashFile(file)).toBe(createHash("sha256").update(text).digest("hex"));
     writeFileSync(file, "");
     expect(hashFile(file)).toBe(createHash("sha256").digest("hex"));
+  });
+});
+
+describe("the kept builds' index of paths (tree-reuse.cjs)", () => {
+  it("gives each path one slot, in the order first seen, past the room foreseen and through rehashing", () => {
+    // Room for 4 paths: its bytes, starts and table all grow; names that are prefixes of others, and equal lengths.
+    const index = new PathIndex(4);
+    const paths = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `api/check/u${i}.json` : i % 3 === 1 ? `api/check/u${i}.json.gz` : `e/${"x".repeat(i % 200)}`));
+    const unique = [...new Set(paths)];
+    for (const path of paths) index.slotOf(path);
+    expect(index.size).toBe(unique.length);
+    unique.forEach((path, slot) => {
+      expect(index.get(path)).toBe(slot);
+      expect(index.slotOf(path)).toBe(slot);
+      expect(index.pathAt(slot)).toBe(path);
+    });
+    expect(index.size).toBe(unique.length);
+    for (const missing of ["api/check/u0.jso", "api/check/u0.json.br", "", "e/" + "x".repeat(200)]) expect(index.get(missing)).toBe(-1);
   });
 });
