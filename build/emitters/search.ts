@@ -31,9 +31,8 @@ import { listGlobalEntities } from "./search-entities.ts";
 import { SEARCH_INDEX_FILES as SEARCH_FILES } from "../../core/routes/table.ts";
 
 export function* emitSearchIndexes({ model, urls }: EmitContext): Generator<OutputFile> {
-  const global = createGlobalSearchIndex(listGlobalEntities(model));
-  yield { path: SEARCH_FILES.global, data: toJson(global) };
-  yield { path: SEARCH_FILES.globalGrams, data: serializeGlobalGrams(buildGlobalGrams(global)) };
+  // In a generator of its own, so that the global index is garbage before the live one is made.
+  yield* emitGlobalIndex(model);
   const collector = new UsernameCollector();
   const spammers = model.spammers;
   for (let row = 0; row < spammers.size; row++) collector.add(spammers.username(row), spammers.reportsCount(row));
@@ -43,6 +42,12 @@ export function* emitSearchIndexes({ model, urls }: EmitContext): Generator<Outp
   yield { path: SEARCH_FILES.liveHeader, data: live.json };
   // Written section by section: the index's own arrays, never copied into one buffer as large as the file.
   yield { path: SEARCH_FILES.liveBinary, data: { byteLength: live.byteLength, chunks: () => live.sections } };
+}
+
+function* emitGlobalIndex(model: EmitContext["model"]): Generator<OutputFile> {
+  const global = createGlobalSearchIndex(listGlobalEntities(model));
+  yield { path: SEARCH_FILES.global, data: toJson(global) };
+  yield { path: SEARCH_FILES.globalGrams, data: serializeGlobalGrams(buildGlobalGrams(global)) };
 }
 
 function toLiveCompany(company: Company): LiveCompany {

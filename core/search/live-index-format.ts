@@ -28,7 +28,7 @@ export interface SerializedLiveIndex {
 export interface LiveIndexSource {
   json: string;
   size: number;
-  /** Bytes [offset, offset + length) of the binary part, in a new buffer. */
+  /** Bytes [offset, offset + length) of the binary part: a new buffer, or a view of bytes nobody writes to. */
   read(offset: number, length: number): Uint8Array;
 }
 
@@ -98,12 +98,21 @@ export function serializeLiveIndexSections(index: LiveIndex): LiveIndexSections 
   return { json: JSON.stringify(header), byteLength: size, sections };
 }
 
-/** The sections as a source the index loads from by spans, as the server's file is (the build's examples). */
+/**
+ * The sections as a source the index loads from by spans, as the server's file is (the build's
+ * examples). A span inside one section (each array of the index is one) is a view of it, not a
+ * copy: at four million usernames the copies were the build's peak of memory.
+ */
 export function toLiveIndexSource(serialized: LiveIndexSections): LiveIndexSource {
   return {
     json: serialized.json,
     size: serialized.byteLength,
     read(offset, length) {
+      let start = 0;
+      for (const section of serialized.sections) {
+        if (offset >= start && offset + length <= start + section.byteLength) return section.subarray(offset - start, offset - start + length);
+        start += section.byteLength;
+      }
       const out = new Uint8Array(length);
       let at = 0;
       for (const section of serialized.sections) {

@@ -120,6 +120,9 @@ describe("live index format", () => {
     for (const [offset, length] of [[0, 1], [3, 17], [5, binary.byteLength - 9], [0, binary.byteLength], [binary.byteLength - 2, 2]] as const) {
       expect(Buffer.from(source.read(offset, length)).equals(Buffer.from(binary.subarray(offset, offset + length)))).toBe(true);
     }
+    // A span inside one section is that section's own bytes, not a copy (the build loads its examples so).
+    const first = sections.sections[0]!;
+    expect(source.read(1, first.byteLength - 1).buffer).toBe(first.buffer);
     const loaded = loadLiveIndex(source);
     for (const q of ["bin", "бинанс", "@crypto_win", "ab", "петр"]) expect(searchLive(loaded, q)).toEqual(searchLive(index, q));
   });
