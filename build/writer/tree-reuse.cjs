@@ -87,10 +87,10 @@ function readManifestEntries(text, visit, offset = 0) {
 
 /**
  * Paths to slots (0, 1, 2, … in the order paths were first seen), held as bytes: the paths end to
- * end in one buffer and an open-addressing table of slots by FNV-1a hash. A Map of a million and
- * a half path strings (and the strings) cost the writer thread about 300 MB at a million
- * usernames; this holds the same in about 90. Paths are checked ASCII words (output.ts), one byte
- * a character; the manifest's are read as Latin-1, so a path compares the same either way.
+ * end in one buffer and an open-addressing table of slots by FNV-1a hash, rather than a Map of
+ * path strings: at 100 000 usernames the writer's whole index of two manifests took 30 MB of RSS
+ * this way and 66 MB with the Map. Paths are checked ASCII words (output.ts), one byte a
+ * character; the manifest's are read as Latin-1, so a path compares the same either way.
  */
 class PathIndex {
   /** @param {number} capacity paths foreseen (it grows past them) */
