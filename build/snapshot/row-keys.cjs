@@ -7,7 +7,7 @@
 
 /** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text (8), its username key (4). */
 const ROW_BYTES = 13;
-const FNV_SEED = 0x811c9dc5;
+const { FNV_SEED, fnv1a: hashPart } = require("../fnv.cjs");
 
 /**
  * The username key of a spelling: a hash of it as SQLite's quote() writes it (what the row text
@@ -21,16 +21,6 @@ function usernameKey(spelling) {
 
 /** The key of a report without a username (quote(NULL)). */
 const NULL_KEY = hashPart("NULL", 0, 4);
-
-/**
- * FNV-1a over the UTF-16 code units of text[from, to).
- * @param {string} text @param {number} from @param {number} to
- */
-function hashPart(text, from, to) {
-  let h = FNV_SEED;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
 
 /**
  * Splits a range's text (rows joined by "\n", each `quote(id),quote(username),…`) into rows,

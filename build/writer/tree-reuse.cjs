@@ -16,6 +16,7 @@
 // slots (PathIndex: the paths' bytes end to end and a hash table of slots), their sizes and hashes
 // in typed arrays: about 150 bytes a path, none of it a string or an object.
 const { closeSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } = require("node:fs");
+const { fnv1a } = require("../fnv.cjs");
 
 const HASH_BYTES = 32;
 /** A manifest is read this much at a time. */
@@ -87,7 +88,7 @@ function readManifestEntries(text, visit, offset = 0) {
 
 /**
  * Paths to slots (0, 1, 2, … in the order paths were first seen), held as bytes: the paths end to
- * end in one buffer and an open-addressing table of slots by FNV-1a hash, rather than a Map of
+ * end in one buffer and an open-addressing table of slots by FNV-1a hash (fnv.cjs), rather than a Map of
  * path strings: at 100 000 usernames the writer's whole index of two manifests took 30 MB of RSS
  * this way and 66 MB with the Map. Paths are checked ASCII words (output.ts), one byte a
  * character; the manifest's are read as Latin-1, so a path compares the same either way.
@@ -106,7 +107,7 @@ class PathIndex {
   /** The slot of `path`, or -1. @param {string} path */
   get(path) {
     const mask = this.table.length - 1;
-    for (let at = hashText(path) & mask; ; at = (at + 1) & mask) {
+    for (let at = fnv1a(path) & mask; ; at = (at + 1) & mask) {
       const entry = /** @type {number} */ (this.table[at]);
       if (entry === 0) return -1;
       if (this.holds(entry - 1, path)) return entry - 1;
@@ -116,7 +117,7 @@ class PathIndex {
   /** The slot of `path`, given the next one if it has none. @param {string} path */
   slotOf(path) {
     const mask = this.table.length - 1;
-    let at = hashText(path) & mask;
+    let at = fnv1a(path) & mask;
     for (; ; at = (at + 1) & mask) {
       const entry = /** @type {number} */ (this.table[at]);
       if (entry === 0) break;
@@ -155,7 +156,7 @@ class PathIndex {
     const table = new Int32Array(this.table.length * 2);
     const mask = table.length - 1;
     for (let slot = 0; slot < this.size; slot++) {
-      let at = hashBytes(this.bytes, /** @type {number} */ (this.starts[slot]), /** @type {number} */ (this.starts[slot + 1])) & mask;
+      let at = fnv1a(this.pathAt(slot)) & mask;
       while (table[at] !== 0) at = (at + 1) & mask;
       table[at] = slot + 1;
     }
@@ -168,20 +169,6 @@ function tableSize(count) {
   let size = 1024;
   while (size < count * 2) size *= 2;
   return size;
-}
-
-/** FNV-1a over a text's code units (paths: one byte each). @param {string} text */
-function hashText(text) {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
-/** The same over bytes[start, end). @param {Uint8Array} bytes @param {number} start @param {number} end */
-function hashBytes(bytes, start, end) {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ /** @type {number} */ (bytes[i]), 0x01000193);
-  return hash >>> 0;
 }
 
 /** @param {Uint32Array} array @param {number} size */

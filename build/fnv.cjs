@@ -1,0 +1,19 @@
+// @ts-check
+"use strict";
+// FNV-1a over a text's UTF-16 code units: the row keys of the digests (snapshot/row-keys.cjs)
+// and the writer's index of paths (writer/tree-reuse.cjs). Plain CommonJS, for the worker
+// threads that load both (build/threads.ts says why).
+
+const FNV_SEED = 0x811c9dc5;
+
+/**
+ * FNV-1a of text[from, to), as an unsigned 32-bit number.
+ * @param {string} text @param {number} [from] @param {number} [to]
+ */
+function fnv1a(text, from = 0, to = text.length) {
+  let h = FNV_SEED;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+module.exports = { FNV_SEED, fnv1a };
