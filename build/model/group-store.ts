@@ -27,7 +27,8 @@ const CHUNK = 1 << 20;
 
 /** A file written a chunk at a time, its SHA-256 made on the way. */
 class ChunkedFile {
-  private readonly fd: number;
+  /** -1 once closed: a descriptor is closed once, never by its number again (another thread may hold that number by then). */
+  private fd: number;
   private readonly hash: Hash = createHash("sha256");
   private buffer = Buffer.allocUnsafe(CHUNK);
   private used = 0;
@@ -71,15 +72,20 @@ class ChunkedFile {
   /** Closes the file; its SHA-256. */
   close(): string {
     this.flush();
-    closeSync(this.fd);
+    const fd = this.fd;
+    this.fd = -1;
+    closeSync(fd);
     return this.hash.digest("hex");
   }
 
   abandon(): void {
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    this.fd = -1;
     try {
-      closeSync(this.fd);
+      closeSync(fd);
     } catch {
-      // Already closed.
+      // The descriptor is released whatever close says.
     }
   }
 }
@@ -309,6 +315,7 @@ export function openReportRows(path: string, sha256: string): StoredReportRows |
     if (offsets[count]! + 8 !== size) throw new Error("not a rows file");
     const index = new Map<number, number>();
     ranges.forEach((range, i) => index.set(range, i));
+    let closed = false;
     return {
       ranges,
       counts,
@@ -326,7 +333,12 @@ export function openReportRows(path: string, sha256: string): StoredReportRows |
           at += n;
         }
       },
-      close: () => closeSync(fd),
+      close() {
+        // Once only: the number may be another file's (another thread's) after the first close.
+        if (closed) return;
+        closed = true;
+        closeSync(fd);
+      },
     };
   } catch {
     closeSync(fd);

@@ -354,6 +354,16 @@ describe("what it does not trust", () => {
     const next = buildInto(out, base);
     expect(next.mode).toMatchObject({ mode: "incremental", reports: { usernames: expect.any(Number) } });
     expectSameAsFull(next, base);
+    // A full build reads its digests beside its writes and learns of such usernames last: it keeps nothing either.
+    expect(buildInto(out, odd, { full: true }).mode).toEqual({ mode: "full", reason: "asked for (--full)" });
+    const afterFull = buildInto(out, changed);
+    expect(afterFull.mode).toMatchObject({ mode: "incremental", reports: { reason: "nothing was kept" } });
+    expectSameAsFull(afterFull, changed);
+    // And a full build of plain usernames keeps its pass: the next one reads only what changed.
+    buildInto(out, base, { full: true });
+    const afterPlain = buildInto(out, changed);
+    expect(afterPlain.mode).toMatchObject({ mode: "incremental", reports: { usernames: expect.any(Number) } });
+    expectSameAsFull(afterPlain, changed);
   });
 
   it("a text changed after a NUL in it: seen by the digests (SQLite's quote() stops at a NUL), never 'nothing changed'", () => {
