@@ -92,20 +92,6 @@ export type BuildPlan =
 
 /** Whether this build can be incremental onto what `out` holds now, and onto which folder. */
 export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full?: boolean }, code: string, digest: SnapshotDigest): BuildPlan {
-  const early = planBeforeDigest(layout, options, code);
-  return early.mode === "full" ? early : early.decide(digest);
-}
-
-/**
- * What planBuild decides before the snapshot's digests are read: a full build for every reason
- * but the size of the change, or the comparison still to make (`decide`). A build that is full
- * anyway need not wait for the digests (build.ts reads them beside its writes).
- */
-export function planBeforeDigest(
-  layout: BuildsLayout,
-  options: ShapingOptions & { full?: boolean },
-  code: string,
-): Extract<BuildPlan, { mode: "full" }> | { mode: "compare"; decide: (digest: SnapshotDigest) => BuildPlan } {
   if (options.full) return { mode: "full", reason: "asked for (--full)" };
   const currentDir = getCurrentBuild(layout);
   if (currentDir === null || !existsSync(join(currentDir, MANIFEST_PATH))) return { mode: "full", reason: "no earlier build" };
@@ -118,10 +104,6 @@ export function planBeforeDigest(
   if (current.options.baseUrl !== options.baseUrl) return { mode: "full", reason: "the base URL changed (--base-url)" };
   if (current.options.listPages !== options.listPages) return { mode: "full", reason: "the spammer list pages changed (--list-pages)" };
   if (!hasManifestOf(currentDir, current)) return { mode: "full", reason: `its state is unreadable (the manifest of ${basename(currentDir)} does not match its id)` };
-  return { mode: "compare", decide: (digest) => compareWithCurrent(layout, code, digest, { dir: currentDir, tree: current, state }) };
-}
-
-function compareWithCurrent(layout: BuildsLayout, code: string, digest: SnapshotDigest, { dir: currentDir, tree: current, state }: { dir: string; tree: KeptTree; state: BuildStateFile }): BuildPlan {
   const before = current.snapshot ? decodeDigest(current.snapshot) : null;
   if (before) {
     const { tables, changedRanges, ranges } = compareDigests(before, digest);

@@ -20,11 +20,11 @@ import { readModel } from "./model/read-model.ts";
 import type { Model } from "./model/types.ts";
 import type { RejectionSummary } from "./model/rejections.ts";
 import { createProgress, type ProgressSink } from "./progress.ts";
-import { decodeDigest, encodeDigest, planBeforeDigest, readState, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
-import { openKeptModel, planFullPassRows, planPassRows, pruneKeptModels } from "./kept-model.ts";
+import { decodeDigest, encodeDigest, planBuild, readState, writeState, type BuildPlan, type KeptTree } from "./build-state.ts";
+import { openKeptModel, planPassRows, pruneKeptModels } from "./kept-model.ts";
 import type { PassRows } from "./model/report-pass.ts";
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
-import { readSnapshotDigest, readTableDigests, startReportDigest, type PendingReportDigest, type ReportDigest } from "./snapshot/digest.ts";
+import { readSnapshotDigest } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
 import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
@@ -153,50 +153,31 @@ export function buildDist(options: BuildOptions): BuildSummary {
   let made: KeptTree;
   let plan: BuildPlan;
   let passRows: ReturnType<typeof planPassRows> | null = null;
-  /** A full build's report digests, read beside its emitters (see below). */
-  let digestAside: ReturnType<typeof readDigestsAside> | null = null;
   try {
     sweepAbandoned(layout);
     const currentDir = getCurrentBuild(layout);
     const previousPublish = withContext("reading the previous publish's change feed", () => readPreviousPublish(currentDir));
     // Emitters other than the build's own (tests make builds fail so) are other code.
     const code = getCodeFingerprint(db) + (options.emitters && options.emitters !== EMITTERS ? "+other-emitters" : "");
-    const early = planBeforeDigest(layout, { ...shaping, full: options.full }, code);
-    const steps: Record<string, number> = {};
-    if (early.mode === "full") {
-      // Full whatever the snapshot holds: its report digests (for the next build) are read beside
-      // this one's writes, from the end of the model on (runBuild's `beside`).
-      plan = early;
-      const tables = withContext("reading the snapshot's digests", () => readTableDigests(db));
-      made = { id: "", manifest: "", code, options: shaping };
-      const pass = planFullPassRows(layout);
-      passRows = pass;
-      digestAside = readDigestsAside(db, (reports) => {
-        made.snapshot = encodeDigest({ tables, reportRanges: reports.reportRanges, reportDigests: reports.reportDigests });
-        pass.addDigest(reports);
-      });
-      steps.digest = (performance.now() - started) / 1000;
-    } else {
-      // What the current build kept of its report pass decides which ranges' rows the digests split.
-      const state = readState(layout);
-      const currentTree = currentDir && state && typeof state === "object" ? state.trees[basename(currentDir)] : undefined;
-      const before = currentTree?.snapshot ? decodeDigest(currentTree.snapshot) : null;
-      const kept = openKeptModel(layout, state, currentDir && basename(currentDir), code, before);
-      const read = withContext("reading the snapshot's digests", () => readSnapshotDigest(db, kept.request));
-      const digest = { tables: read.tables, reportRanges: read.reportRanges, reportDigests: read.reportDigests };
-      const digested = performance.now();
-      made = { id: "", manifest: "", code, options: shaping, snapshot: encodeDigest(digest) };
-      plan = early.decide(digest);
-      steps.digest = (digested - started) / 1000;
-      if (plan.mode === "unchanged") {
-        kept.rows?.close();
-        return finishUnchanged(layout, plan, { ...steps, plan: (performance.now() - digested) / 1000 });
-      }
-      passRows = withContext("keeping the snapshot's report rows", () => planPassRows(layout, db, kept, read, plan.mode === "incremental"));
-      // Kept now: a full build's split rows are 13 bytes a report.
-      read.split = null;
-      steps.plan = (performance.now() - digested) / 1000;
+    // What the current build kept of its report pass decides which ranges' rows the digests split.
+    const state = readState(layout);
+    const currentTree = currentDir && state && typeof state === "object" ? state.trees[basename(currentDir)] : undefined;
+    const before = currentTree?.snapshot ? decodeDigest(currentTree.snapshot) : null;
+    const kept = openKeptModel(layout, state, currentDir && basename(currentDir), code, before);
+    const read = withContext("reading the snapshot's digests", () => readSnapshotDigest(db, kept.request));
+    const digest = { tables: read.tables, reportRanges: read.reportRanges, reportDigests: read.reportDigests };
+    const digested = performance.now();
+    made = { id: "", manifest: "", code, options: shaping, snapshot: encodeDigest(digest) };
+    plan = planBuild(layout, { ...shaping, full: options.full }, made.code, digest);
+    const steps: Record<string, number> = { digest: (digested - started) / 1000 };
+    if (plan.mode === "unchanged") {
+      kept.rows?.close();
+      return finishUnchanged(layout, plan, { ...steps, plan: (performance.now() - digested) / 1000 });
     }
+    passRows = withContext("keeping the snapshot's report rows", () => planPassRows(layout, db, kept, read, plan.mode === "incremental"));
+    // Kept now: a full build's split rows are 13 bytes a report.
+    read.split = null;
+    steps.plan = (performance.now() - digested) / 1000;
     if (plan.mode === "incremental") {
       const { base, current } = plan;
       if (base) waitForReaders(plan.state.publishedAt, options.readerGraceSeconds ?? 0);
@@ -215,7 +196,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
     const budget = plan.mode === "incremental" ? { ...(options.rewriteBudget ?? REWRITE_BUDGET), rewritten: () => reuser.rewritten, settled: () => reuser.countRewritten() } : null;
     const building = performance.now();
     try {
-      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows, beside: digestAside?.beside });
+      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows });
     } catch (error) {
       if (!(error instanceof ChangeTooLarge)) throw error;
       // Over budget: the folder half brought up to date is set aside (deleted once this build is out), a new one is written from the same model.
@@ -234,8 +215,6 @@ export function buildDist(options: BuildOptions): BuildSummary {
       result = runBuild(options, db, writer, previousPublish, { model: error.model, budget: null });
       result.rssAfter = { model: error.modelLap.rss, ...result.rssAfter };
     }
-    // Before publishing: digests that failed fail the build, as they would have before the model.
-    if (digestAside) steps["digest-wait"] = digestAside.finish();
     result.timings = { ...steps, ...result.timings };
     const dir = staging;
     const id = result.buildId;
@@ -243,7 +222,6 @@ export function buildDist(options: BuildOptions): BuildSummary {
     published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
     writer?.abort();
-    digestAside?.close();
     passRows?.abandon();
     if (abandoned) deleteSetAside(abandoned, { now: isNoSpace(error) });
     throw discardFailedBuild(layout, staging, error);
@@ -318,46 +296,6 @@ export function buildInMemory(
 }
 
 /**
- * A full build's report digests, read on a thread of their own from the end of the model on: the
- * build decided to be full without them (build-state.ts planBeforeDigest) and keeps them for the
- * next one, so they need not hold up the model, and the writes leave a core idle for them.
- * `took` gets them once made (polled as files are written); `finish` waits for them if they are
- * not (before publishing, so that digests that fail fail the build) and says how long it waited.
- */
-function readDigestsAside(db: Snapshot, took: (reports: ReportDigest) => void): { beside: BesideModel; finish: () => number; close: () => void } {
-  let pending: PendingReportDigest | null = null;
-  const take = () => {
-    const reports = pending!.take();
-    pending = null;
-    took(reports);
-  };
-  return {
-    beside: {
-      start: (model) => (pending = startReportDigest(db, { mode: "all", rows: model.reportCount })),
-      poll: () => {
-        if (pending?.ready()) take();
-      },
-    },
-    finish() {
-      if (!pending) return 0;
-      const waited = performance.now();
-      take();
-      return (performance.now() - waited) / 1000;
-    },
-    close: () => pending?.close(),
-  };
-}
-
-/**
- * Work a build runs beside its emitters, once the model is read (the cores are the model's until
- * then): `start` once the model is read, `poll` now and then as files are written.
- */
-interface BesideModel {
-  start(model: Model): void;
-  poll(): void;
-}
-
-/**
  * `given.model`: the model, already read (a build that gave way to a full one); `given.budget`: an
  * incremental build's RewriteBudget and how many check files its writer has written anew so far
  * (`rewritten`: as far as the writer got, read as files go; `settled`: once it has done them all,
@@ -368,7 +306,7 @@ function runBuild(
   db: Snapshot,
   writer: Writer,
   previous: PreviousPublish | null,
-  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows; beside?: BesideModel | undefined } = {},
+  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows } = {},
 ): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
@@ -382,7 +320,6 @@ function runBuild(
   let started = performance.now();
   const model = given.model ?? readModel(db, { onProgress: (reports) => progress.update(reports, 0), rows: given.rows });
   if (!given.model) lap("model", started);
-  given.beside?.start(model);
   const budget = given.budget;
   const maxRewritten = budget ? Math.max(budget.minimum, Math.ceil(budget.share * model.spammerLists.total)) : Infinity;
   const modelLap = () => ({ seconds: timings.model ?? 0, rss: rssAfter.model ?? 0 });
@@ -398,10 +335,7 @@ function runBuild(
       ctx.examples.offer(file);
       writer.write(file);
       if ((writer.fileCount & 255) === 0 && budget && budget.rewritten() > maxRewritten) throw new ChangeTooLarge(model, maxRewritten, modelLap());
-      if ((writer.fileCount & 4095) === 0) {
-        progress.update(model.reportCount, writer.fileCount);
-        given.beside?.poll();
-      }
+      if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
     }
     lap(emitter.name, started);
     if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });

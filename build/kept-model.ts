@@ -10,7 +10,7 @@ import type { BuildStateFile, KeptTree } from "./build-state.ts";
 import { openReportRows, readGroupStore, GroupStoreWriter, writeReportRows, type StoredReportRows } from "./model/group-store.ts";
 import { compareReportRows, readChangedUsernameGroups } from "./model/group-source.ts";
 import type { PassRows } from "./model/report-pass.ts";
-import type { ReportDigest, SnapshotDigest, SplitRows } from "./snapshot/digest.ts";
+import type { SnapshotDigest, SplitRows } from "./snapshot/digest.ts";
 import type { Snapshot } from "./snapshot/open.ts";
 import type { RowRequest } from "./snapshot/thread-protocol.ts";
 import { hasUsernameIndex, readUsernameOf } from "./snapshot/username-groups.ts";
@@ -106,54 +106,9 @@ export function planPassRows(
       };
     }
   }
-  const pass = keepPass(layout, { read, reread: () => reread, missing: read ? null : missing });
-  try {
-    if (split && (start.request.mode === "all" || start.rows)) {
-      // Its username rows are kept only beside report rows that match the digests.
-      if (pass.addRows(digest.reportRanges, split, start.rows)) pass.startKeeping();
-    }
-  } finally {
-    start.rows?.close();
-  }
-  return pass;
-}
-
-/**
- * A full build's pass, whose digests come later (read beside its writes, build.ts): it reads every
- * report, keeps its username rows as it goes, and its report rows once `addDigest` has them; a
- * snapshot whose report rows are not all known (a username not plain text) keeps nothing.
- */
-export function planFullPassRows(layout: BuildsLayout): PassPlan & { addDigest: (digest: ReportDigest) => void } {
-  const pass = keepPass(layout, { read: undefined, reread: () => null, missing: "nothing was kept" });
-  pass.startKeeping();
-  return {
-    ...pass,
-    addDigest({ reportRanges, split }) {
-      if (split) pass.addRows(reportRanges, split, null);
-      else pass.abandon();
-    },
-  };
-}
-
-/**
- * Keeping the pass for the next build (`.dist-builds/model/`): its report rows (`addRows`) and,
- * once `startKeeping` made their file, its username rows as the pass makes them. Failing to keep
- * them never fails the build (`notKept` says why); both files or neither are kept.
- */
-function keepPass(
-  layout: BuildsLayout,
-  how: { read: PassRows["read"]; reread: () => number | null; missing: string | null },
-): PassPlan & { addRows: (ranges: Float64Array, split: SplitRows, kept: StoredReportRows | null) => boolean; startKeeping: () => void } {
   const temp = (kind: "groups" | "rows") => modelPath(layout, `tmp-${process.pid}`, kind);
-  const rows: PassRows = { read: how.read, keep: undefined };
-  let rowsSha: string | null = null;
-  /** Why the pass could not be kept (keeping it is for the next build: its failure does not fail this one). */
-  let notKept: unknown = null;
-  /** Once abandoned, nothing more is kept (a late addRows included). */
-  let abandoned = false;
   const abandon = () => {
-    abandoned = true;
-    rows.keep?.abandon();
+    keep?.abandon();
     for (const kind of ["groups", "rows"] as const) rmSync(temp(kind), { force: true });
     // The folder too, when nothing else is in it (a first build that failed leaves none behind).
     try {
@@ -162,35 +117,36 @@ function keepPass(
       // Not empty, or not there.
     }
   };
-  const keeping = (step: () => void) => {
-    if (abandoned) return;
-    try {
+  let keep: GroupStoreWriter | undefined;
+  let rowsSha: string | null = null;
+  /** Why the pass could not be kept (keeping it is for the next build: its failure does not fail this one). */
+  let notKept: unknown = null;
+  try {
+    if (split && (start.request.mode === "all" || start.rows)) {
       mkdirSync(join(layout.buildsDir, MODEL_DIR), { recursive: true });
-      step();
-    } catch (error) {
-      notKept = error;
-      rowsSha = null;
-      abandon();
+      rowsSha = writeReportRows(temp("rows"), digest.reportRanges, split, start.rows);
+      if (rowsSha) keep = new GroupStoreWriter(temp("groups"));
     }
-  };
+  } catch (error) {
+    notKept = error;
+    rowsSha = null;
+    abandon();
+  } finally {
+    start.rows?.close();
+  }
   return {
-    rows,
-    reread: how.reread,
-    missing: how.missing,
-    addRows(ranges, split, kept) {
-      keeping(() => (rowsSha = writeReportRows(temp("rows"), ranges, split, kept)));
-      return rowsSha !== null;
-    },
-    startKeeping: () => keeping(() => (rows.keep = new GroupStoreWriter(temp("groups")))),
-    notKept: () => notKept ?? rows.keep?.failed ?? null,
+    rows: { read, keep },
+    reread: () => reread,
+    missing: read ? null : missing,
+    notKept: () => notKept ?? keep?.failed ?? null,
     keep(id) {
-      if (!rows.keep?.sha256 || !rowsSha) {
+      if (!keep?.sha256 || !rowsSha) {
         abandon();
         return null;
       }
       renameSync(temp("groups"), modelPath(layout, id, "groups"));
       renameSync(temp("rows"), modelPath(layout, id, "rows"));
-      return { groups: rows.keep.sha256, rows: rowsSha };
+      return { groups: keep.sha256, rows: rowsSha };
     },
     abandon,
   };

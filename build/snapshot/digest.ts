@@ -40,13 +40,6 @@ export interface SplitRows {
 export function readSnapshotDigest(db: Snapshot): SnapshotDigest;
 export function readSnapshotDigest(db: Snapshot, request: RowRequest): SnapshotDigest & { split: SplitRows | null };
 export function readSnapshotDigest(db: Snapshot, request: RowRequest = { mode: "none" }): SnapshotDigest & { split: SplitRows | null } {
-  const tables = readTableDigests(db);
-  const { reportRanges, reportDigests, split } = digestReports(db, request);
-  return { tables, reportRanges, reportDigests, split: request.mode === "none" ? null : split };
-}
-
-/** The digests of the schema and of every table but reports: small tables, read here. */
-export function readTableDigests(db: Snapshot): Record<string, string> {
   const tables: Record<string, string> = {};
   const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").raw().all() as string[][];
   // The planner's statistics too: they choose the plans, and a plan is the order rows come in.
@@ -58,111 +51,51 @@ export function readTableDigests(db: Snapshot): Record<string, string> {
     for (const text of db.prepare(selectRows(db, table)).pluck().iterate() as Iterable<string>) hash.update(text).update("\n");
     tables[table] = hash.digest("hex");
   }
-  return tables;
-}
-
-/** The report ranges' digests, and the rows split as asked (null when a username was not plain text). */
-export interface ReportDigest {
-  reportRanges: Float64Array;
-  reportDigests: Buffer;
-  split: SplitRows | null;
+  const { reportRanges, reportDigests, split } = digestReports(db, request);
+  return { tables, reportRanges, reportDigests, split: request.mode === "none" ? null : split };
 }
 
 /**
  * The report ranges, half of the ids on a worker thread with its own connection and half here:
  * on two cores, half the time of the largest table's pass.
  */
-function digestReports(db: Snapshot, request: RowRequest): ReportDigest {
-  const ids = readIdSpan(db);
-  if (!ids) return NO_REPORTS;
+function digestReports(db: Snapshot, request: RowRequest): { reportRanges: Float64Array; reportDigests: Buffer; split: SplitRows | null } {
+  const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
+  const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
+  if (low === null || high === null) {
+    return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0) } };
+  }
   const bits = BigInt(REPORT_RANGE_BITS);
   // A range boundary near the middle, so that no range is split between the two.
-  const split = (((ids.low >> 1n) + (ids.high >> 1n)) >> bits) << bits;
-  const upper = startDigestWorker(db, split, ids.high + 1n, request);
-  try {
-    const lower: DigestPart = digestReportRanges(db, REPORT_COLUMNS, ids.low, split, request);
-    return joinParts([lower, upper.wait()]);
-  } finally {
-    upper.close();
-  }
-}
-
-/**
- * A full build's report digests, made on a worker thread of their own while the build goes on:
- * such a build does not need them to decide anything, only to keep them for the next one, and
- * its writes leave a core idle that the digests would otherwise hold up the model for.
- */
-export interface PendingReportDigest {
-  /** Whether the digests are made (or failed): `take` would not wait. */
-  ready(): boolean;
-  /** The digests, waited for if need be; throws when the thread failed. Once. */
-  take(): ReportDigest;
-  /** Lets the thread go (a build that failed). */
-  close(): void;
-}
-
-export function startReportDigest(db: Snapshot, request: RowRequest): PendingReportDigest {
-  const ids = readIdSpan(db);
-  if (!ids) return { ready: () => true, take: () => NO_REPORTS, close: () => {} };
-  const worker = startDigestWorker(db, ids.low, ids.high + 1n, request);
-  return {
-    ready: worker.ready,
-    take() {
-      try {
-        return joinParts([worker.wait()]);
-      } finally {
-        worker.close();
-      }
-    },
-    close: worker.close,
-  };
-}
-
-const REPORT_COLUMNS = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
-const NO_REPORTS: ReportDigest = { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0) } };
-
-function readIdSpan(db: Snapshot): { low: bigint; high: bigint } | null {
-  const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
-  return low === null || high === null ? null : { low, high };
-}
-
-/** The digest worker (digest-worker.cjs) on the report ids in [from, to), with its own connection. */
-function startDigestWorker(db: Snapshot, from: bigint, to: bigint, request: RowRequest): { ready: () => boolean; wait: () => DigestPart; close: () => void } {
+  const split = (((low >> 1n) + (high >> 1n)) >> bits) << bits;
+  const end = high + 1n;
   const control = new SharedArrayBuffer(4);
-  const done = new Int32Array(control);
   const { port1, port2 } = new MessageChannel();
-  const data: DigestWorkerData = { path: db.name, columns: REPORT_COLUMNS, from, to, request, port: port2, control };
+  const data: DigestWorkerData = { path: db.name, columns, from: split, to: end, request, port: port2, control };
   const worker = startWorker(new URL("./digest-worker.cjs", import.meta.url), data, [port2]);
   worker.unref();
-  return {
-    ready: () => Atomics.load(done, 0) !== 0,
-    wait() {
-      while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, 1000);
-      const answer = receiveMessageOnPort(port1)?.message as DigestAnswer | undefined;
-      if (!answer || "error" in answer) throw new BuildError(`reading the snapshot's digests: ${answer?.error ?? "the digest thread stopped"}`);
-      return answer;
-    },
-    close() {
-      port1.close();
-      void worker.terminate();
-    },
-  };
-}
-
-/** The parts' ranges in order, as one digest; a single part's arrays are used as they are (no copy). */
-function joinParts(parts: DigestPart[]): ReportDigest {
-  const join = <T extends Float64Array | Uint8Array>(Type: { new (length: number): T }, arrays: T[]): T => (arrays.length === 1 ? arrays[0]! : joinArrays(Type, arrays));
-  const digests = join(Uint8Array, parts.map((p) => p.digests));
-  const joined = { reportRanges: join(Float64Array, parts.map((p) => p.ranges)), reportDigests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength) };
-  if (parts.some((p) => p.odd)) return { ...joined, split: null };
-  return {
-    ...joined,
-    split: {
-      ranges: join(Float64Array, parts.map((p) => p.split)),
-      counts: join(Uint8Array, parts.map((p) => p.counts)),
-      rows: join(Uint8Array, parts.map((p) => p.rows)),
-    },
-  };
+  try {
+    const lower: DigestPart = digestReportRanges(db, columns, low, split, request);
+    const done = new Int32Array(control);
+    while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, 1000);
+    const upper = receiveMessageOnPort(port1)?.message as DigestAnswer | undefined;
+    if (!upper || "error" in upper) throw new BuildError(`reading the snapshot's digests: ${upper?.error ?? "the digest thread stopped"}`);
+    const halves = [lower, upper];
+    const joined = {
+      reportRanges: joinArrays(Float64Array, halves.map((h) => h.ranges)),
+      reportDigests: Buffer.concat(halves.map((h) => Buffer.from(h.digests.buffer, h.digests.byteOffset, h.digests.byteLength))),
+    };
+    if (lower.odd || upper.odd) return { ...joined, split: null };
+    const rows: SplitRows = {
+      ranges: joinArrays(Float64Array, halves.map((h) => h.split)),
+      counts: joinArrays(Uint8Array, halves.map((h) => h.counts)),
+      rows: joinArrays(Uint8Array, halves.map((h) => h.rows)),
+    };
+    return { ...joined, split: rows };
+  } finally {
+    port1.close();
+    void worker.terminate();
+  }
 }
 
 function joinArrays<T extends Float64Array | Uint8Array>(Type: { new (length: number): T }, parts: T[]): T {

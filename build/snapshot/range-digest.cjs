@@ -1,9 +1,8 @@
 // @ts-check
 "use strict";
 // The digests of the report id ranges (digest.ts says what they are for), shared by the build's
-// main thread and the digest worker (digest-worker.cjs), which each take half of the ids (or the
-// worker all of them, beside a full build's writes): SQLite makes each range's text in C, and
-// this hashes it once per range.
+// main thread and the digest worker (digest-worker.cjs), which each take half of the ids: SQLite
+// makes each range's text in C, and this hashes it once per range.
 const { createHash } = require("node:crypto");
 const { ROW_BYTES, splitRows } = require("./row-keys.cjs");
 
@@ -60,10 +59,7 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
   const split = [];
   /** @type {number[]} */
   const counts = [];
-  // Every row of [from, to) split: room for them all from the start when the request bounds their
-  // number (at most one a id; pages never written stay untouched), so no copy is made as it fills.
-  const bound = request.mode === "all" && request.rows !== undefined ? Math.min(Number(to - from), request.rows) : 0;
-  let rows = new Uint8Array(request.mode === "none" ? 0 : Math.max(1 << 16, (bound + (1 << REPORT_RANGE_BITS)) * ROW_BYTES));
+  let rows = new Uint8Array(request.mode === "none" ? 0 : 1 << 16);
   let used = 0;
   let odd = false;
   for (let range = /** @type {bigint | undefined} */ (nextRange.get(bits, from, to)); range !== undefined; ) {
@@ -94,7 +90,7 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
     digests: Buffer.concat(digests),
     split: Float64Array.from(split),
     counts: Uint8Array.from(counts),
-    rows: rows.subarray(0, used),
+    rows: rows.slice(0, used),
     odd,
   };
 }

@@ -74,8 +74,7 @@ export interface DigestWorkerData {
   control: SharedArrayBuffer;
 }
 
-/** `rows` (for "all"): how many reports the snapshot holds, a bound on the rows to split. */
-export type RowRequest = { mode: "none" } | { mode: "all"; rows?: number } | { mode: "changed"; ranges: Float64Array; digests: Uint8Array };
+export type RowRequest = { mode: "none" } | { mode: "all" } | { mode: "changed"; ranges: Float64Array; digests: Uint8Array };
 
 export interface DigestPart {
   ranges: Float64Array;

@@ -354,7 +354,7 @@ describe("what it does not trust", () => {
     const next = buildInto(out, base);
     expect(next.mode).toMatchObject({ mode: "incremental", reports: { usernames: expect.any(Number) } });
     expectSameAsFull(next, base);
-    // A full build reads its digests beside its writes and learns of such usernames last: it keeps nothing either.
+    // A full build (--full) of such a snapshot keeps nothing either.
     expect(buildInto(out, odd, { full: true }).mode).toEqual({ mode: "full", reason: "asked for (--full)" });
     const afterFull = buildInto(out, changed);
     expect(afterFull.mode).toMatchObject({ mode: "incremental", reports: { reason: "nothing was kept" } });

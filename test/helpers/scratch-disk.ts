@@ -63,8 +63,6 @@ export interface BuildCounts extends Usage {
   /** Pages of the manifest, and of its file list alone: the manifest's last write, its closing fields, starts after those. */
   manifestPages: number;
   manifestListPages: number;
-  /** Pages of the report rows it kept (build/kept-model.ts): a full build writes them once the digests read beside it are in. */
-  keptRowsPages: number;
 }
 
 /** What a finished build folder takes on a tmpfs: pages of its files' data and a name for each entry, itself included. */
@@ -86,16 +84,13 @@ export function countBuild(buildDir: string): BuildCounts {
   };
   walk(buildDir);
   // The report pass it kept for the next build (build/kept-model.ts), written beside the folder.
-  let keptRowsPages = 0;
   for (const kind of ["groups", "rows"]) {
     const kept = join(dirname(buildDir), "model", `${basename(buildDir)}.${kind}`);
     if (!existsSync(kept)) continue;
     inodes++;
-    const keptPages = Math.ceil(statSync(kept).size / PAGE);
-    pages += keptPages;
-    if (kind === "rows") keptRowsPages = keptPages;
+    pages += Math.ceil(statSync(kept).size / PAGE);
   }
   const manifest = readFileSync(join(buildDir, "manifest.json"));
   const listEnd = manifest.lastIndexOf("\n],");
-  return { pages, inodes, manifestPages: Math.ceil(manifest.byteLength / PAGE), manifestListPages: Math.ceil(listEnd / PAGE), keptRowsPages };
+  return { pages, inodes, manifestPages: Math.ceil(manifest.byteLength / PAGE), manifestListPages: Math.ceil(listEnd / PAGE) };
 }
