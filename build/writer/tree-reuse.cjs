@@ -16,7 +16,7 @@
 // slots (PathIndex: the paths' bytes end to end and a hash table of slots), their sizes and hashes
 // in typed arrays: about 150 bytes a path, none of it a string or an object.
 const { closeSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } = require("node:fs");
-const { fnv1a } = require("../fnv.cjs");
+const { fnv1a, fnv1aBytes } = require("../fnv.cjs");
 
 const HASH_BYTES = 32;
 /** A manifest is read this much at a time. */
@@ -28,14 +28,16 @@ const SIZE_START = '","size":';
 const HASH_START = ',"sha256":"';
 
 /**
- * Every path of a build folder's manifest (written by file-sink.cjs, one file a line), with
- * `visit(path, size, hash)` for each. Paths are checked ASCII words (output.ts), so no line needs
- * JSON parsing. Read from bytes, not from one string: a path sliced from a 150 MB string would
- * keep all of it alive for as long as the index holds the path. Read a mebibyte at a time: the
- * whole manifests of two builds (350 MB at a million usernames) stayed resident in the writer
- * thread long after their paths were indexed.
+ * Every entry of a build folder's manifest (written by file-sink.cjs, one file a line), with
+ * `visit(bytes, pathFrom, pathTo, size, digest)` for each: the path is bytes[pathFrom, pathTo),
+ * `digest` its SHA-256 (32 bytes, valid until the next call). Paths are checked ASCII words
+ * (output.ts), so no line needs JSON parsing, and nothing is made a string: at a million
+ * usernames the two manifests an incremental build reads are 3.2 M lines, and making each line's
+ * path and hash strings (and checking the hash with a pattern) was most of the time it took.
+ * Read a mebibyte at a time: the whole manifests of two builds (350 MB at a million usernames)
+ * stayed resident in the writer thread long after their paths were indexed.
  * @param {string} file
- * @param {(path: string, size: number, hashHex: string) => void} visit
+ * @param {ManifestVisit} visit
  */
 function readManifestFile(file, visit) {
   const fd = openSync(file, "r");
@@ -60,27 +62,49 @@ function readManifestFile(file, visit) {
   }
 }
 
+/** @typedef {(bytes: Buffer, pathFrom: number, pathTo: number, size: number, digest: Buffer) => void} ManifestVisit */
+
+const PATH_START_BYTES = Buffer.from(PATH_START);
+const SIZE_START_BYTES = Buffer.from(SIZE_START);
+const HASH_START_BYTES = Buffer.from(HASH_START);
+/** A lowercase hex digit's value by its byte, -1 for any other byte. */
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i;
+
 /**
  * The entries of whole manifest lines (`offset`: where `text` starts in the file, for errors).
  * @param {Buffer} text
- * @param {(path: string, size: number, hashHex: string) => void} visit
+ * @param {ManifestVisit} visit
  * @param {number} [offset]
  */
 function readManifestEntries(text, visit, offset = 0) {
-  const pathStart = Buffer.from(PATH_START);
-  const sizeStart = Buffer.from(SIZE_START);
-  const hashStart = Buffer.from(HASH_START);
+  const digest = Buffer.alloc(HASH_BYTES);
   for (let at = 0; at < text.length; ) {
     let end = text.indexOf(10, at);
     if (end < 0) end = text.length;
-    if (text.compare(pathStart, 0, pathStart.length, at, at + pathStart.length) === 0) {
-      const pathEnd = text.indexOf(sizeStart, at);
-      const hashAt = text.indexOf(hashStart, pathEnd);
-      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw new Error(`unreadable manifest line at byte ${offset + at}`);
-      const size = Number(text.toString("latin1", pathEnd + sizeStart.length, hashAt));
-      const hex = text.toString("latin1", hashAt + hashStart.length, hashAt + hashStart.length + 2 * HASH_BYTES);
-      if (!Number.isInteger(size) || !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`unreadable manifest line at byte ${offset + at}`);
-      visit(text.toString("latin1", at + pathStart.length, pathEnd), size, hex);
+    if (text.compare(PATH_START_BYTES, 0, PATH_START_BYTES.length, at, at + PATH_START_BYTES.length) === 0) {
+      const unreadable = () => new Error(`unreadable manifest line at byte ${offset + at}`);
+      const pathEnd = text.indexOf(SIZE_START_BYTES, at);
+      const hashAt = text.indexOf(HASH_START_BYTES, pathEnd);
+      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw unreadable();
+      // The size: decimal digits only, as JSON.stringify writes a whole number.
+      const sizeFrom = pathEnd + SIZE_START_BYTES.length;
+      let size = 0;
+      for (let i = sizeFrom; i < hashAt; i++) {
+        const digit = /** @type {number} */ (text[i]) - 48;
+        if (digit < 0 || digit > 9) throw unreadable();
+        size = size * 10 + digit;
+      }
+      // The SHA-256: 64 lowercase hex digits, then the closing quote.
+      const hex = hashAt + HASH_START_BYTES.length;
+      if (hex + 2 * HASH_BYTES >= end || text[hex + 2 * HASH_BYTES] !== 34 || hashAt === sizeFrom) throw unreadable();
+      for (let i = 0; i < HASH_BYTES; i++) {
+        const high = /** @type {number} */ (HEX_VALUE[/** @type {number} */ (text[hex + 2 * i])]);
+        const low = /** @type {number} */ (HEX_VALUE[/** @type {number} */ (text[hex + 2 * i + 1])]);
+        if ((high | low) < 0) throw unreadable();
+        digest[i] = (high << 4) | low;
+      }
+      visit(text, at + PATH_START_BYTES.length, pathEnd, size, digest);
     }
     at = end + 1;
   }
@@ -123,16 +147,41 @@ class PathIndex {
       if (entry === 0) break;
       if (this.holds(entry - 1, path)) return entry - 1;
     }
+    return this.add(at, path.length, (into, start) => into.write(path, start, "latin1"));
+  }
+
+  /**
+   * slotOf for the path bytes[from, to) (Latin-1, as a manifest's ASCII paths are), without making a string of it.
+   * @param {Uint8Array} bytes @param {number} from @param {number} to
+   */
+  slotOfBytes(bytes, from, to) {
+    const mask = this.table.length - 1;
+    const length = to - from;
+    let at = fnv1aBytes(bytes, from, to) & mask;
+    for (; ; at = (at + 1) & mask) {
+      const entry = /** @type {number} */ (this.table[at]);
+      if (entry === 0) break;
+      const start = /** @type {number} */ (this.starts[entry - 1]);
+      if (/** @type {number} */ (this.starts[entry]) - start === length && this.bytes.compare(bytes, from, to, start, start + length) === 0) return entry - 1;
+    }
+    return this.add(at, length, (into, start) => into.set(bytes.subarray(from, to), start));
+  }
+
+  /**
+   * A new slot for a path of `length` bytes at the free place `at` of the table; `put(bytes, start)` writes the path.
+   * @param {number} at @param {number} length @param {(into: Buffer, start: number) => void} put
+   */
+  add(at, length, put) {
     const slot = this.size++;
     if (slot + 1 >= this.starts.length) this.starts = growArray(this.starts, Math.ceil(this.starts.length * 1.5) + 1);
     const start = /** @type {number} */ (this.starts[slot]);
-    if (start + path.length > this.bytes.length) {
-      const bytes = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, start + path.length));
+    if (start + length > this.bytes.length) {
+      const bytes = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, start + length));
       this.bytes.copy(bytes, 0, 0, start);
       this.bytes = bytes;
     }
-    this.bytes.write(path, start, "latin1");
-    this.starts[slot + 1] = start + path.length;
+    put(this.bytes, start);
+    this.starts[slot + 1] = start + length;
     this.table[at] = slot + 1;
     if (this.size * 2 > this.table.length) this.rehash();
     return slot;
@@ -252,17 +301,26 @@ class TreeReuse {
 
   /** @param {Side} side @param {string} file */
   fill(side, file) {
-    readManifestFile(file, (path, size, hash) => {
-      const slot = this.slotOf(path);
+    readManifestFile(file, (bytes, from, to, size, digest) => {
+      const slot = this.slotOfBytes(bytes, from, to);
       side.ensure(slot);
       side.sizes[slot] = size;
-      side.hashes.write(hash, slot * HASH_BYTES, HASH_BYTES, "hex");
+      digest.copy(side.hashes, slot * HASH_BYTES);
     });
   }
 
   /** @param {string} path */
   slotOf(path) {
-    const slot = this.paths.slotOf(path);
+    return this.roomFor(this.paths.slotOf(path));
+  }
+
+  /** @param {Uint8Array} bytes @param {number} from @param {number} to */
+  slotOfBytes(bytes, from, to) {
+    return this.roomFor(this.paths.slotOfBytes(bytes, from, to));
+  }
+
+  /** `slot`, once `seen` has room for it. @param {number} slot */
+  roomFor(slot) {
     if (slot >= this.seen.length) {
       // A path new to both manifests, past the room made for them.
       const seen = new Uint8Array(this.seen.length * 2);

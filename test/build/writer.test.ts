@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { createDiskWriter, hashFile, MemoryWriter } from "../../build/writer/index.ts";
-import { PathIndex, readManifestEntries, readManifestFile } from "../../build/writer/tree-reuse.cjs";
+import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");
@@ -139,9 +139,9 @@ describe("reading a kept build's manifest (tree-reuse.cjs)", () => {
     expect(text.length).toBeGreaterThan(3 * 2 ** 20);
     const file = join(dir, "manifest-read.json");
     writeFileSync(file, text);
-    const read = (visit: (collect: (path: string, size: number, hash: string) => void) => void) => {
+    const read = (visit: (collect: ManifestVisit) => void) => {
       const entries: string[] = [];
-      visit((path, size, sha256) => entries.push(`${path} ${size} ${sha256}`));
+      visit((bytes, from, to, size, digest) => entries.push(`${bytes.toString("latin1", from, to)} ${size} ${digest.toString("hex")}`));
       return entries;
     };
     const chunked = read((collect) => readManifestFile(file, collect));
@@ -152,6 +152,20 @@ describe("reading a kept build's manifest (tree-reuse.cjs)", () => {
     expect(hashFile(file)).toBe(createHash("sha256").update(text).digest("hex"));
     writeFileSync(file, "");
     expect(hashFile(file)).toBe(createHash("sha256").digest("hex"));
+  });
+
+  it.each([
+    ["a hash in capitals", `{"path":"a.json","size":1,"sha256":"${"AB".repeat(32)}"}`],
+    ["a hash a digit short", `{"path":"a.json","size":1,"sha256":"${"ab".repeat(31)}a"}`],
+    ["a hash that is not hex", `{"path":"a.json","size":1,"sha256":"${"ag".repeat(32)}"}`],
+    ["a size that is not a whole number", `{"path":"a.json","size":1.5,"sha256":"${"ab".repeat(32)}"}`],
+    ["no size", `{"path":"a.json","size":,"sha256":"${"ab".repeat(32)}"}`],
+    ["no hash", `{"path":"a.json","size":1}`],
+  ])("refuses a line with %s, saying where it is", (_, line) => {
+    const text = `{"files":[\n{"path":"ok.json","size":2,"sha256":"${"cd".repeat(32)}"},\n${line}\n],"file_count":2}\n`;
+    const seen: string[] = [];
+    expect(() => readManifestEntries(Buffer.from(text), (bytes, from, to) => seen.push(bytes.toString("latin1", from, to)))).toThrow(`unreadable manifest line at byte ${text.indexOf(line)}`);
+    expect(seen).toEqual(["ok.json"]);
   });
 });
 
@@ -170,5 +184,23 @@ describe("the kept builds' index of paths (tree-reuse.cjs)", () => {
     });
     expect(index.size).toBe(unique.length);
     for (const missing of ["api/check/u0.jso", "api/check/u0.json.br", "", "e/" + "x".repeat(200)]) expect(index.get(missing)).toBe(-1);
+  });
+
+  it("finds a path given as bytes (a manifest's) in the slot of the same path given as text, and the other way round", () => {
+    const index = new PathIndex(4);
+    const line = Buffer.from("xx api/check/a.json yy api/check/b.json.gz zz");
+    const a = index.slotOfBytes(line, 3, 19);
+    expect(index.slotOf("api/check/a.json")).toBe(a);
+    expect(index.slotOf("api/check/b.json")).toBe(a + 1);
+    // A prefix of a path held is another path; the path held is found again from other bytes.
+    expect(index.slotOfBytes(line, 23, 39)).toBe(a + 1);
+    expect(index.slotOfBytes(line, 23, 42)).toBe(a + 2);
+    expect(index.slotOfBytes(Buffer.from("api/check/a.json"), 0, 16)).toBe(a);
+    expect(index.get("api/check/b.json.gz")).toBe(a + 2);
+    expect(index.pathAt(a + 2)).toBe("api/check/b.json.gz");
+    // Through the rehashing, by bytes too.
+    for (let i = 0; i < 3000; i++) index.slotOfBytes(Buffer.from(`p/${i}`), 0, `p/${i}`.length);
+    expect(index.get("p/2999")).toBe(a + 3 + 2999);
+    expect(index.slotOf("api/check/a.json")).toBe(a);
   });
 });
