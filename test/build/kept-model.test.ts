@@ -4,7 +4,7 @@
  * altered by a byte is refused; a report's row keys, made from the digests' text of a range, are
  * the ones the kept spellings give, for every kind of spelling SQLite can quote.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
@@ -72,6 +72,23 @@ describe("the kept username rows", () => {
     writeFileSync(path, bytes);
     expect(readGroupStore(path, writer.sha256!)).toBeNull();
     expect(readGroupStore(join(dir, "no-such-file"), writer.sha256!)).toBeNull();
+  });
+
+  it("are given up on a failed write (a full disk) without closing another file's descriptor after", () => {
+    // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
+    const writer = new GroupStoreWriter("/dev/full");
+    writer.finish({ previousStart: 0, currentStart: 0, currentEnd: 0 }, new Map());
+    expect((writer.failed as NodeJS.ErrnoException | null)?.code).toBe("ENOSPC");
+    expect(writer.sha256).toBeNull();
+    // The failure closed its descriptor; the next file opened gets that number, and the build abandons the pass after.
+    const other = openSync(join(dir, "opened-after"), "w");
+    try {
+      writer.abandon();
+      writer.abandon();
+      expect(() => fstatSync(other)).not.toThrow();
+    } finally {
+      closeSync(other);
+    }
   });
 });
 
