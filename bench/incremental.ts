@@ -74,7 +74,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   const inc = join(workDir, "inc", "dist");
   const full = join(workDir, "full", "dist");
   for (const dir of [join(workDir, "inc"), join(workDir, "full")]) rmSync(dir, { recursive: true, force: true });
-  settleDisk();
+  waitForDeletions(inc);
 
   const rows: BenchRow[] = [];
   const first = await runBuildChild(["--db", sample, "--out", inc], join(workDir, "stats.json"));
@@ -91,7 +91,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
     const db = join(workDir, `step-${i}.sqlite`);
     makeSnapshot(previous, db, step.sql);
     previous = db;
-    settleDisk();
+    waitForDeletions(inc);
     // The build this one follows: its change feed is relative to it, and so must the --full build's be.
     const followed = getCurrentBuild(getBuildsLayout(inc));
     const run = await runBuildChild(["--db", db, "--out", inc, "--reader-grace", "0"], join(workDir, "stats.json"));
@@ -111,7 +111,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
       { metric: "  peak RSS", value: mib(run.maxRssBytes), baseline: `${mib(first.maxRssBytes)} full`, ratio: `${fmt(run.maxRssBytes / first.maxRssBytes, 2)}×`, target: "" },
     );
     if (step.compare) {
-      settleDisk();
+      waitForDeletions(inc);
       // The full build publishes after the same build (left untouched: an incremental build brings the one before it up to date).
       mkdirSync(join(workDir, "full"), { recursive: true });
       if (followed) symlinkSync(followed, full);
@@ -122,7 +122,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
         { metric: "  the same snapshot with --full", value: `${fmt(again.seconds)} s`, baseline: "", ratio: `${fmt((run.seconds / again.seconds) * 100, 1)} %`, target: "≤ 10 %" },
         { metric: "  the two trees", value: same && sameId ? "identical manifests (every file's SHA-256) and build id" : "DIFFERENT", baseline: "", ratio: "", target: "identical" },
       );
-      rmSync(join(workDir, "full"), { recursive: true, force: true });
+      // Deleted at the end, not here: a million files deleted beside the next rows' builds made their writes several times slower.
     }
   }
   const du = spawnSync("du", ["-sm", join(workDir, "inc", ".dist-builds")], { encoding: "utf8" });
@@ -138,6 +138,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
     target: "",
   });
   for (let i = 0; i < STEPS.length; i++) rmSync(join(workDir, `step-${i}.sqlite`), { force: true });
+  rmSync(join(workDir, "full"), { recursive: true, force: true });
   return rows;
 }
 
@@ -149,6 +150,43 @@ export function makeSample({ scale, workDir, reuseSample }: { scale: number; wor
     if (made.status !== 0) throw new Error("making the sample failed");
   }
   return sample;
+}
+
+/**
+ * Waits until the build folders the builds of `dist` retired or set aside are deleted (their
+ * deleters run in the background, a retired one after its readers' grace), then flushes the disk:
+ * each row starts on a settled disk, as the first full build did, rather than beside the deletion
+ * of a million files the row before left (on the benchmark's disk, with online discard, that made
+ * a full build's writes several times slower). An operator publishing often meets that deletion;
+ * a row measures one build.
+ */
+function waitForDeletions(dist: string): void {
+  const buildsDir = getBuildsLayout(dist).buildsDir;
+  const deadline = Date.now() + 20 * 60_000;
+  const pending = () => existsSync(buildsDir) && readdirSync(buildsDir).some((name) => name.startsWith("trash-"));
+  while (pending() && Date.now() < deadline) spawnSync("sleep", ["1"]);
+  settleDisk();
+  // The disk discards what was deleted for a while after: wait until it has stopped (Linux's count, where there is one).
+  for (let before = countDiscards(); Date.now() < deadline; ) {
+    spawnSync("sleep", ["5"]);
+    const now = countDiscards();
+    if (now === before) break;
+    before = now;
+  }
+}
+
+/** Discard requests completed by every block device so far (/proc/diskstats), or null where it does not say. */
+function countDiscards(): number | null {
+  try {
+    // Fields after the device name: reads (4), writes (4), in flight, io time, weighted time, then discards completed.
+    return readFileSync("/proc/diskstats", "utf8")
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields.length >= 18)
+      .reduce((sum, fields) => sum + Number(fields[14]), 0);
+  } catch {
+    return null;
+  }
 }
 
 /** A snapshot of `from` with `sql` applied, written as a fresh export (VACUUM INTO: new pages, as an operator's export makes). */
