@@ -71,6 +71,9 @@ const HASH_START_BYTES = Buffer.from(HASH_START);
 const HEX_VALUE = new Int8Array(256).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i;
 
+/** @param {number} at where the line starts in the file */
+const unreadable = (at) => new Error(`unreadable manifest line at byte ${at}`);
+
 /**
  * The entries of whole manifest lines (`offset`: where `text` starts in the file, for errors).
  * @param {Buffer} text
@@ -83,25 +86,24 @@ function readManifestEntries(text, visit, offset = 0) {
     let end = text.indexOf(10, at);
     if (end < 0) end = text.length;
     if (text.compare(PATH_START_BYTES, 0, PATH_START_BYTES.length, at, at + PATH_START_BYTES.length) === 0) {
-      const unreadable = () => new Error(`unreadable manifest line at byte ${offset + at}`);
       const pathEnd = text.indexOf(SIZE_START_BYTES, at);
       const hashAt = text.indexOf(HASH_START_BYTES, pathEnd);
-      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw unreadable();
+      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw unreadable(offset + at);
       // The size: decimal digits only, as JSON.stringify writes a whole number.
       const sizeFrom = pathEnd + SIZE_START_BYTES.length;
       let size = 0;
       for (let i = sizeFrom; i < hashAt; i++) {
         const digit = /** @type {number} */ (text[i]) - 48;
-        if (digit < 0 || digit > 9) throw unreadable();
+        if (digit < 0 || digit > 9) throw unreadable(offset + at);
         size = size * 10 + digit;
       }
       // The SHA-256: 64 lowercase hex digits, then the closing quote.
       const hex = hashAt + HASH_START_BYTES.length;
-      if (hex + 2 * HASH_BYTES >= end || text[hex + 2 * HASH_BYTES] !== 34 || hashAt === sizeFrom) throw unreadable();
+      if (hex + 2 * HASH_BYTES >= end || text[hex + 2 * HASH_BYTES] !== 34 || hashAt === sizeFrom) throw unreadable(offset + at);
       for (let i = 0; i < HASH_BYTES; i++) {
         const high = /** @type {number} */ (HEX_VALUE[/** @type {number} */ (text[hex + 2 * i])]);
         const low = /** @type {number} */ (HEX_VALUE[/** @type {number} */ (text[hex + 2 * i + 1])]);
-        if ((high | low) < 0) throw unreadable();
+        if ((high | low) < 0) throw unreadable(offset + at);
         digest[i] = (high << 4) | low;
       }
       visit(text, at + PATH_START_BYTES.length, pathEnd, size, digest);
