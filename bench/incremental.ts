@@ -164,8 +164,8 @@ export function makeSample({ scale, workDir, reuseSample }: { scale: number; wor
 
 /**
  * Waits until the build folders the builds of `dist` retired or set aside are deleted (their
- * deleters run in the background, a retired one after its readers' grace), then flushes the disk:
- * each row starts on a settled disk, as the first full build did, rather than beside the deletion
+ * deleters run in the background, a retired one after its readers' grace), then flushes the disk
+ * and waits for it to go idle: each row starts on a settled disk rather than beside the deletion
  * of a million files the row before left (on the benchmark's disk, with online discard, that made
  * a full build's writes several times slower). An operator publishing often meets that deletion;
  * a row measures one build.
