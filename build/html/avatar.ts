@@ -5,6 +5,7 @@
  * the same person looks the same in every build, and nothing depends on the machine.
  */
 import { escapeMarkup as e } from "../../core/escape.ts";
+import { fnv1a } from "../fnv.cjs";
 
 /** Dark enough for white text at AA contrast (4.5:1 or better). */
 const PALETTE = ["#1e5aa8", "#7b3fa0", "#a3333d", "#1e7b34", "#8a4b08", "#0f6e6e", "#5a5f66", "#b0306f"];
@@ -17,14 +18,8 @@ function getInitials(name: string): string {
   return letters.toUpperCase() || "?";
 }
 
-function hashSlug(slug: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < slug.length; i++) hash = Math.imul(hash ^ slug.charCodeAt(i), 0x01000193) >>> 0;
-  return hash;
-}
-
 export function renderInitialsAvatar(name: string, slug: string): string {
-  const color = PALETTE[hashSlug(slug) % PALETTE.length]!;
+  const color = PALETTE[fnv1a(slug) % PALETTE.length]!;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96" role="img" aria-label="${e(name)}">
 <title>${e(name)}</title>
 <circle cx="48" cy="48" r="48" fill="${color}"/>
