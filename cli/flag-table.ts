@@ -61,7 +61,8 @@ const SERVE_FLAGS = {
   host: { type: "string", value: "H", env: "HOST", default: "localhost", description: "address to listen on (0.0.0.0 for every interface)" },
   "trust-proxy": { type: "boolean", env: "TRUST_PROXY", description: "rate-limit by the last X-Forwarded-For entry (only behind your own proxy)" },
   "read-limit": { type: "string", value: "N", env: "READ_LIMIT", default: "0", description: "GET/HEAD requests per minute per client address (0: no limit)" },
-  "file-memory": { type: "string", value: "MIB", env: "FILE_MEMORY", default: "64", description: "MiB of small files (1 MiB or less) each build keeps in memory; larger ones are streamed (0: none)" },
+  "file-memory": { type: "string", value: "MIB", env: "FILE_MEMORY", default: "64", description: "MiB of small files (1 MiB or less) each build keeps in memory (0: none)" },
+  "large-file-memory": { type: "string", value: "MIB", env: "LARGE_FILE_MEMORY", default: "32", description: "MiB of larger files (the dumps) each build keeps in memory; one that does not fit is streamed from disk (0: all are)" },
   redis: { type: "string", value: "URL", env: "REDIS_URL", description: "keep the rate limits and the match cache in this Redis (redis:// or rediss://), shared by every server using it; without it, in memory" },
   // DESIGN "More than one server": Apache mod_reqtimeout's defaults; Node's own are too lenient.
   "headers-timeout": { type: "string", value: "S", env: "HEADERS_TIMEOUT", default: "20", description: "seconds a client has to send the request headers, from their first byte (else 408)" },

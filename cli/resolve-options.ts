@@ -60,7 +60,11 @@ export function resolveServeOptions(flags: ReadFlags<typeof SERVE.flags>): Serve
     host: flags.values.host,
     trustProxy: flags.values["trust-proxy"],
     readRateLimit: readInteger(flags.label("read-limit"), flags.values["read-limit"], 0, 1_000_000),
-    fileStore: { ...DEFAULT_FILE_STORE, memoryBytes: readInteger(flags.label("file-memory"), flags.values["file-memory"], 0, 65_536) * MIB },
+    fileStore: {
+      ...DEFAULT_FILE_STORE,
+      memoryBytes: readInteger(flags.label("file-memory"), flags.values["file-memory"], 0, 65_536) * MIB,
+      largeMemoryBytes: readInteger(flags.label("large-file-memory"), flags.values["large-file-memory"], 0, 65_536) * MIB,
+    },
     redisUrl: flags.values.redis === undefined ? undefined : readRedisUrl(flags.label("redis"), flags.values.redis),
     timeouts: resolveTimeouts(flags),
   };

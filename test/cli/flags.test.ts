@@ -179,7 +179,7 @@ describe("npm start", () => {
   });
 
   it("hands the serve flags to the server", () => {
-    const argv = ["--read-limit", "7", "--trust-proxy", "--host", "127.0.0.1", "--port", "3917", "--drain-timeout", "3", "--file-memory", "16"];
+    const argv = ["--read-limit", "7", "--trust-proxy", "--host", "127.0.0.1", "--port", "3917", "--drain-timeout", "3", "--file-memory", "16", "--large-file-memory", "0"];
     const options = resolveStartOptions(readFlags(START, argv, {}));
     expect(options.serve).toEqual({
       dist: "dist",
@@ -187,7 +187,7 @@ describe("npm start", () => {
       host: "127.0.0.1",
       trustProxy: true,
       readRateLimit: 7,
-      fileStore: { memoryBytes: 16 << 20, maxMemoryFileBytes: 1 << 20 },
+      fileStore: { memoryBytes: 16 << 20, maxMemoryFileBytes: 1 << 20, largeMemoryBytes: 0 },
       timeouts: { headersMs: 20_000, bodyMs: 20_000, keepAliveMs: 5_000, drainMs: 3_000 },
     });
   });

@@ -20,10 +20,18 @@ beforeAll(() => {
 });
 afterAll(() => fixture.cleanup());
 
-/** Held: the default budget. Streamed: nothing larger than 16 bytes is held. */
-const STORES = { held: undefined, streamed: { memoryBytes: 64 << 20, maxMemoryFileBytes: 16 } } as const;
+/**
+ * Held: the default budgets (the sample's files are small ones). Held large: every file over 16
+ * bytes is a large one, read whole asynchronously and held. Streamed: every file over 16 bytes is
+ * streamed from disk.
+ */
+const STORES = {
+  held: undefined,
+  "held large": { memoryBytes: 64 << 20, maxMemoryFileBytes: 16, largeMemoryBytes: 64 << 20 },
+  streamed: { memoryBytes: 64 << 20, maxMemoryFileBytes: 16, largeMemoryBytes: 0 },
+} as const;
 
-describe.each(CLIENT_KINDS.flatMap((kind) => (["held", "streamed"] as const).map((store) => [`${kind}, ${store}`, kind, store] as const)))(
+describe.each(CLIENT_KINDS.flatMap((kind) => (["held", "held large", "streamed"] as const).map((store) => [`${kind}, ${store}`, kind, store] as const)))(
   "a file of the build (%s)",
   (_, kind, store) => {
     let client: Client;
@@ -147,7 +155,7 @@ describe("files held in memory", () => {
     const local = buildFixture("file-memory");
     try {
       const held = await createClient("in-process", local.dist);
-      const unheld = await createClient("in-process", local.dist, { fileStore: { memoryBytes: 0, maxMemoryFileBytes: 1 << 20 } });
+      const unheld = await createClient("in-process", local.dist, { fileStore: { memoryBytes: 0, maxMemoryFileBytes: 1 << 20, largeMemoryBytes: 0 } });
       const path = "/api/badge/alpha-leads.svg";
       const first = [await (await held.fetch(path)).text(), await (await unheld.fetch(path)).text()];
       expect(first[0]).toBe(first[1]);
@@ -157,6 +165,35 @@ describe("files held in memory", () => {
       expect(heldAgain.status).toBe(200);
       expect(await heldAgain.text()).toBe(first[0]);
       expect((await unheld.fetch(path)).status).toBe(404);
+    } finally {
+      local.cleanup();
+    }
+  });
+});
+
+describe("large files held in memory", () => {
+  it("are held within their own budget, least recently used out first, and streamed from disk with --large-file-memory 0", async () => {
+    const local = buildFixture("large-file-memory");
+    try {
+      const [dump, companies] = ["dumps/spammers-latest.csv", "dumps/companies-latest.csv"].map((path) => ({ path, bytes: readFileSync(join(local.dist, path)) }));
+      // Both are large files here (over 16 bytes); the budget holds either, never both.
+      const budget = Math.max(dump!.bytes.length, companies!.bytes.length);
+      expect(budget).toBeLessThan(dump!.bytes.length + companies!.bytes.length);
+      const held = await createClient("in-process", local.dist, { fileStore: { memoryBytes: 64 << 20, maxMemoryFileBytes: 16, largeMemoryBytes: budget } });
+      const streamed = await createClient("in-process", local.dist, { fileStore: { memoryBytes: 64 << 20, maxMemoryFileBytes: 16, largeMemoryBytes: 0 } });
+      const get = async (client: Client, file: { path: string }) => {
+        const res = await client.fetch(`/${file.path}`);
+        return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+      };
+      for (const client of [held, streamed]) expect(await get(client, dump!)).toEqual({ status: 200, bytes: dump!.bytes });
+      expect(await get(held, companies!)).toEqual({ status: 200, bytes: companies!.bytes });
+      // A published build never changes; removing the files shows who still reads the disk: the
+      // companies dump is held, the spammers dump was let go for it, the streamed store reads both.
+      for (const file of [dump!, companies!]) rmSync(join(local.dist, file.path));
+      expect(await get(held, companies!)).toEqual({ status: 200, bytes: companies!.bytes });
+      expect((await held.fetch(`/${dump!.path}`)).status).toBe(404);
+      expect((await streamed.fetch(`/${dump!.path}`)).status).toBe(500);
+      await Promise.all([held.close(), streamed.close()]);
     } finally {
       local.cleanup();
     }

@@ -140,7 +140,7 @@ describe("known answers and the build", () => {
     // Room for either file, never both: each request below evicts the other's bytes.
     const budget = costs[0]! + costs[1]! - 1;
     expect(Math.max(...costs)).toBeLessThanOrEqual(budget);
-    const client = await createClient("in-process", dist, { fileStore: { memoryBytes: budget, maxMemoryFileBytes: 4096 } });
+    const client = await createClient("in-process", dist, { fileStore: { memoryBytes: budget, maxMemoryFileBytes: 4096, largeMemoryBytes: 0 } });
     const route = await createClient("in-process", dist, { rememberAnswers: false });
     for (const url of [check, badge, check, badge]) {
       const [answer, fromRoute] = await Promise.all([client.fetch(url), route.fetch(url)]);
