@@ -29,7 +29,6 @@ import { LABELLED_CORPUS, readLabelledQueries } from "./search-labelled.ts";
 import { measureLabelledRecall } from "./search-recall.ts";
 import type { LiveIndex } from "../core/search/live-index.ts";
 import { HTTP_CLIENTS, measureServerReady } from "./search-ready.ts";
-import type { LoadSummary } from "./http-load.ts";
 
 export interface SearchBenchRow {
   metric: string;
@@ -141,11 +140,17 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
   row("server: search indexes load (from files)", ms(ready.loadMs), "", "", "");
   row("server: ready (spawn → both search routes answer)", ms(ready.readyMs), `${ms(ready.baselineMs)} with a 2 000-username build`, "", "≤ 3 s");
   row("server: resident memory when ready", `${fmt(ready.rssBytes / 2 ** 20, 0)} MiB`);
-  ready.http.forEach((load: LoadSummary, i) => {
+  ready.http.forEach((load, i) => {
     const clients = HTTP_CLIENTS[i]!;
-    const failures = load.failures > 0 ? ` (${load.failures} not 200)` : "";
-    row(`server: global search over HTTP, ${clients} client${clients > 1 ? "s" : ""}, p50 / p99 (${load.requests} requests${failures})`, `${ms(load.p50Ms)} / ${ms(load.p99Ms)}`, `${fmt(load.perSecond, 0)} req/s`, "", "p99 ≤ 5 ms");
+    const failures = load.failures > 0 ? ` (${load.failures} failed)` : "";
+    row(`server: global search over HTTP, wrk, ${clients} connection${clients > 1 ? "s" : ""}, p50 / p99${failures}`, `${ms(load.p50Ms)} / ${ms(load.p99Ms)}`, `${fmt(load.perSecond, 0)} req/s`, "", "p99 ≤ 5 ms");
   });
+  const viaFetch = ready.fetchClients;
+  row(
+    `  4 clients in the benchmark's own process over Node's fetch (${viaFetch.requests} requests${viaFetch.failures > 0 ? `, ${viaFetch.failures} not 200` : ""})`,
+    `${ms(viaFetch.p50Ms)} / ${ms(viaFetch.p99Ms)}`,
+    `${fmt(viaFetch.perSecond, 0)} req/s`,
+  );
   row("machine: load average (1 min) at end", fmt(loadavg()[0]!, 2));
   const stealEnd = readCpuSteal();
   if (steal && stealEnd) row("machine: CPU time stolen by the host during the run", `${fmt((100 * (stealEnd.steal - steal.steal)) / Math.max(1, stealEnd.total - steal.total), 0)}%`);
