@@ -32,24 +32,40 @@ export function matchesEtag(header: string | null, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
+/**
+ * A computed answer: its headers made as a list and sent as srvx's FastResponse, as a file's are
+ * (server/send-file.ts), which h3's Node adapter writes without a WHATWG Headers and Response
+ * (making those was a tenth of what a global search's answer cost the server).
+ */
 export function sendBody(request: Request, body: Uint8Array | string, options: BodyOptions): Response {
   const bytes = typeof body === "string" ? Buffer.from(body) : body;
-  const headers = new Headers(options.headers);
-  headers.set("content-type", options.type);
-  for (const [name, value] of PUBLIC_ENTRIES) headers.set(name, value);
-  if (options.cacheControl) headers.set("cache-control", options.cacheControl);
   const status = options.status ?? 200;
+  const headers: [string, string][] = [...PUBLIC_ENTRIES, ["content-type", options.type]];
+  if (options.cacheControl) headers.push(["cache-control", options.cacheControl]);
   // ETags serve conditional reads; the answer to a POST is not a representation to revalidate.
   if (request.method === "GET" || request.method === "HEAD") {
     const etag = getStrongEtag(bytes);
-    headers.set("etag", etag);
+    headers.push(["etag", etag]);
     if (status === 200 && matchesEtag(request.headers.get("if-none-match"), etag)) {
-      headers.delete("content-type");
-      return new Response(null, { status: 304, headers });
+      return makeResponse(null, 304, headers.filter(([name]) => name !== "content-type"), options.headers);
     }
   }
-  headers.set("content-length", String(bytes.byteLength));
-  return new Response(request.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>), { status, headers });
+  headers.push(["content-length", String(bytes.byteLength)]);
+  return makeResponse(request.method === "HEAD" ? null : bytes, status, headers, options.headers);
+}
+
+/** `headers` (PUBLIC_ENTRIES among them), after those of `extra` that they do not name. */
+function makeResponse(body: Uint8Array | null, status: number, headers: [string, string][], extra: HeadersInit | undefined): Response {
+  let all = headers;
+  if (extra) {
+    const named = new Set(headers.map(([name]) => name));
+    all = [];
+    new Headers(extra).forEach((value, name) => {
+      if (!named.has(name)) all.push([name, value]);
+    });
+    all = all.concat(headers);
+  }
+  return markPublicHeaders(new FastResponse(body as unknown as BodyInit, { status, headers: all }));
 }
 
 /**
