@@ -65,10 +65,10 @@ export function getHeldCost(path: string, size: number): number {
 }
 
 /**
- * Reads of a streamed file: sixteen times Node's default, fewer chunks through the socket for the
- * same bytes (a download of the weekly dump is fifteen of them), still constant memory: a slow
- * download holds a chunk or two (with 256 KiB, four downloads at once ran at 0.78–0.9× nginx's
- * `sendfile`, round by round; a plain Node server piping the file did no better).
+ * Reads of a streamed file in the app's answer (the first for its URL; later ones are pumped
+ * straight to the socket in reused buffers, server/pump-file.ts): sixteen times Node's default,
+ * fewer chunks through the socket for the same bytes, still constant memory: a slow download
+ * holds a chunk or two.
  */
 const STREAM_CHUNK_BYTES = 1024 * 1024;
 
@@ -163,6 +163,18 @@ export class FileStore {
   async openStream(file: StoredFile, range?: { start: number; end: number }): Promise<Readable> {
     const handle = await open(join(this.root, file.path));
     return handle.createReadStream({ ...range, highWaterMark: STREAM_CHUNK_BYTES });
+  }
+
+  /**
+   * A streamed file's descriptor, opened at once (as a small file is read, synchronously), for
+   * server/pump-file.ts; null when it cannot be opened, for the app's answer to say why.
+   */
+  openSync(file: StoredFile): number | null {
+    try {
+      return openSync(join(this.root, file.path), "r");
+    } catch {
+      return null;
+    }
   }
 
   /** Bytes held in memory now: small files with their entries' cost, and large files. */

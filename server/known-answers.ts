@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { BuildState } from "./dist-source.ts";
 import { GenerationCache } from "./generation-cache.ts";
 import { answerPrepared, planPrepared, sendPrepared, type HeaderReader, type PreparedAnswer } from "./respond.ts";
+import { pumpFile } from "./pump-file.ts";
 import { answerWithFile, planFileAnswer, type FileAnswer, type Reply } from "./send-file.ts";
 
 export type KnownAnswer =
@@ -95,8 +96,9 @@ export function getRawKnownKey(url: string | undefined): string | null {
  * A known answer written straight to Node's response, without the app: the request's URL was
  * answered before, so everything the app would do for it (decoding, the route, the file's name)
  * is done, and what is left is negotiation and the bytes (the same functions as the app's
- * answer). Only when it can be made at once from bytes in memory: false, with nothing written,
- * for anything else (a file evicted, a range, a stream), which the app then answers.
+ * answer). Made at once from bytes in memory, or a whole large file pumped from disk
+ * (server/pump-file.ts); false, with nothing written, for anything else (a file evicted, a
+ * range, a file that will not open), which the app then answers.
  */
 export function writeKnownAnswer(request: IncomingMessage, response: ServerResponse, state: BuildState, known: KnownAnswer): boolean {
   const headers: HeaderReader = { get: (name) => (request.headers[name] as string | undefined) ?? null };
@@ -110,7 +112,15 @@ export function writeKnownAnswer(request: IncomingMessage, response: ServerRespo
     const file = state.files.get(known.path);
     if (file === null || file instanceof Promise) return false;
     const plan = planFileAnswer(method, headers, state.files, file, known.answer);
-    if (plan instanceof Promise || plan.kind !== "reply") return false;
+    if (plan instanceof Promise) return false;
+    if (plan.kind === "stream") {
+      const fd = state.files.openSync(plan.file);
+      if (fd === null) return false;
+      response.writeHead(plan.status, flattenHeaders(plan.headers));
+      pumpFile(fd, 0, plan.file.size, response);
+      return true;
+    }
+    if (plan.kind !== "reply") return false;
     reply = plan;
   }
   response.writeHead(reply.status, flattenHeaders(reply.headers));
