@@ -27,6 +27,7 @@ export function openSnapshot(path: string): Snapshot {
   let db: Snapshot | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
+    checkEncoding(db, path);
     checkContract(db, path);
     // Sorts spill to temporary files instead of growing the heap. This connection reads the small
     // tables and walks the username index once, so a small page cache does; the query threads,
@@ -43,4 +44,15 @@ export function openSnapshot(path: string): Snapshot {
     if (problem) throw new BuildError(`snapshot ${path} ${problem}`, { kind: "input", cause: error });
     throw new BuildError(`reading snapshot ${path}: ${message}`, { cause: error });
   }
+}
+
+/**
+ * The build reads UTF-8 snapshots, SQLite's default. In a UTF-16 one, SQLite's BINARY order (the
+ * usernames' ORDER BY) is that of UTF-16 code units byte by byte, not the order the build
+ * checks its username groups in; and the digests hash the text's bytes as UTF-8.
+ */
+function checkEncoding(db: Snapshot, path: string): void {
+  const encoding = db.pragma("encoding", { simple: true }) as string;
+  if (encoding === "UTF-8") return;
+  throw new BuildError(`snapshot ${path} stores its text as ${encoding}, where the build reads UTF-8 (SQLite's default): export it again as UTF-8 (\`sqlite3 OLD .dump | sqlite3 NEW\` does)`, { kind: "input" });
 }

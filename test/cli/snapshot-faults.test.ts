@@ -1,7 +1,8 @@
 /**
  * `npm run build` given a snapshot it cannot build from, in its own process: a directory, a file
  * that is not SQLite (empty, text, compressed), a truncated copy, one it may not read, one another
- * process holds an exclusive lock on, one missing a table and columns. Each is one `error:` line
+ * process holds an exclusive lock on, one missing a table and columns, one whose text is UTF-16.
+ * Each is one `error:` line
  * naming the problem and exit status 2 (no retry fixes the input), before anything is written:
  * the previous dist stays as it was. A snapshot that is not there at all stays exit status 1
  * (docs/operators.md "Commands": a failure while working). The outcomes are printed as the table in docs/operators.md.
@@ -85,8 +86,39 @@ const FAULTS: Fault[] = [
     },
     message: /^snapshot \S+ does not follow data\/schema\.sql: missing table blog_posts; missing columns companies\.website, reports\.confidence$/,
   },
+  {
+    fault: "a snapshot whose text is UTF-16",
+    make: () => copyAsUtf16(good, at("utf16.sqlite")),
+    message: /^snapshot \S+utf16\.sqlite stores its text as UTF-16le, where the build reads UTF-8 \(SQLite's default\): export it again as UTF-8 \(`sqlite3 OLD \.dump \| sqlite3 NEW` does\)$/,
+  },
   { fault: "no file at that path", make: () => at("missing.sqlite"), message: /^snapshot not found: \S+missing\.sqlite \(run `npm run sample` to make one\)$/, status: 1 },
 ];
+
+/**
+ * `from`'s schema and rows in a new database whose text is UTF-16, as some exports make it
+ * (SQLite's BINARY order is then UTF-16's code units, byte by byte: not the build's).
+ */
+function copyAsUtf16(from: string, to: string): string {
+  // SQLite attaches only databases of the main one's encoding: the rows go through here.
+  const source = new Database(from, { readonly: true });
+  const db = new Database(to);
+  try {
+    db.pragma("encoding = 'UTF-16le'");
+    const objects = source.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type <> 'table', rowid").all() as { type: string; name: string; sql: string }[];
+    for (const { type, name, sql } of objects) {
+      db.exec(sql);
+      if (type !== "table") continue;
+      const rows = source.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
+      if (rows.length === 0) continue;
+      const insert = db.prepare(`INSERT INTO "${name}" VALUES (${rows[0]!.map(() => "?").join(", ")})`);
+      db.transaction(() => rows.forEach((row) => insert.run(row)))();
+    }
+  } finally {
+    source.close();
+    db.close();
+  }
+  return to;
+}
 
 describe("npm run build with a snapshot it cannot use", () => {
   it.each(FAULTS)("refuses $fault in one line, before writing anything", async ({ fault, make, message, status = 2, options }) => {
