@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, fstatSync, openSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { LRUCache } from "lru-cache";
@@ -117,16 +117,33 @@ export class FileStore {
     const { size } = found;
     let pending = this.loading.get(path);
     if (!pending) {
-      pending = (this.heldLarge && size <= this.options.largeMemoryBytes ? this.loadLarge(path, full) : this.loadStreamed(path, full, size)).finally(() => this.loading.delete(path));
+      pending = (this.heldLarge && size <= this.options.largeMemoryBytes ? this.loadLarge(path, full, size) : this.loadStreamed(path, full, size)).finally(() => this.loading.delete(path));
       this.loading.set(path, pending);
     }
     return pending;
   }
 
-  /** A large file read whole (off the event loop) and hashed: held while its budget allows. */
-  private async loadLarge(path: string, full: string): Promise<StoredFile> {
-    const bytes = await readFile(full);
-    const file = makeStoredFile(path, bytes.byteLength, formatEtag(createHash("sha256").update(bytes)), bytes);
+  /**
+   * A large file read whole into one buffer, a slice a turn, each slice hashed as it lands: the
+   * reads run on the thread pool, and the event loop hashes a slice at a time (hashing 32 MiB at
+   * once would stall every other answer for some 30 ms; WebCrypto's digest on the thread pool
+   * copies its input first, a second copy of the file while it runs). Held while the budget allows.
+   */
+  private async loadLarge(path: string, full: string, size: number): Promise<StoredFile> {
+    const bytes = Buffer.allocUnsafe(size);
+    const hash = createHash("sha256");
+    const handle = await open(full);
+    try {
+      for (let at = 0; at < size; ) {
+        const { bytesRead } = await handle.read(bytes, at, Math.min(STREAM_CHUNK_BYTES, size - at), at);
+        if (bytesRead === 0) throw new Error(`${path} ended at ${at} of its ${size} bytes: it changed on disk`);
+        hash.update(bytes.subarray(at, at + bytesRead));
+        at += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    const file = makeStoredFile(path, size, formatEtag(hash), bytes);
     this.heldLarge!.set(path, file);
     return file;
   }
