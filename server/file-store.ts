@@ -14,7 +14,7 @@
  * for small and large files alike.
  */
 import { createHash } from "node:crypto";
-import { closeSync, createReadStream, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -93,7 +93,14 @@ export class FileStore {
     this.root = root;
     this.options = options;
     this.held = new GenerationCache<StoredFile>({ maxSize: options.memoryBytes, sizeOf: (file) => getHeldCost(file.path, file.size) });
-    this.heldLarge = options.largeMemoryBytes > 0 ? new LRUCache({ maxSize: options.largeMemoryBytes, sizeCalculation: (file) => file.size }) : null;
+    // A file let go for another is streamed from then on (its ETag kept), never read whole again:
+    // two files that do not fit together, asked in turn, would otherwise each be read and hashed
+    // whole at every other request (the dumps of a 100 000-username build, latest and weekly CSV
+    // with their gzip, are 34 MiB).
+    const letGo = (file: StoredFile, path: string, reason: string) => {
+      if (reason === "evict") this.streamed.set(path, { ...file, bytes: null });
+    };
+    this.heldLarge = options.largeMemoryBytes > 0 ? new LRUCache({ maxSize: options.largeMemoryBytes, sizeCalculation: (file) => file.size, dispose: letGo }) : null;
   }
 
   /**
@@ -124,33 +131,20 @@ export class FileStore {
   }
 
   /**
-   * A large file read whole into one buffer, a slice a turn, each slice hashed as it lands: the
-   * reads run on the thread pool, and the event loop hashes a slice at a time (hashing 32 MiB at
-   * once would stall every other answer for some 30 ms; WebCrypto's digest on the thread pool
-   * copies its input first, a second copy of the file while it runs). Held while the budget allows.
+   * A large file read whole and hashed (readAndHash), held while the budget allows. Hashing 32 MiB
+   * at once would stall every other answer for some 30 ms; WebCrypto's digest on the thread pool
+   * copies its input first, a second copy of the file while it runs.
    */
   private async loadLarge(path: string, full: string, size: number): Promise<StoredFile> {
     const bytes = Buffer.allocUnsafe(size);
-    const hash = createHash("sha256");
-    const handle = await open(full);
-    try {
-      for (let at = 0; at < size; ) {
-        const { bytesRead } = await handle.read(bytes, at, Math.min(STREAM_CHUNK_BYTES, size - at), at);
-        if (bytesRead === 0) throw new Error(`${path} ended at ${at} of its ${size} bytes: it changed on disk`);
-        hash.update(bytes.subarray(at, at + bytesRead));
-        at += bytesRead;
-      }
-    } finally {
-      await handle.close();
-    }
-    const file = makeStoredFile(path, size, formatEtag(hash), bytes);
+    const file = makeStoredFile(path, size, await readAndHash(path, full, size, bytes), bytes);
     this.heldLarge!.set(path, file);
     return file;
   }
 
   /** A large file hashed in chunks: constant memory, its bytes read again at each answer. */
   private async loadStreamed(path: string, full: string, size: number): Promise<StoredFile> {
-    const file = makeStoredFile(path, size, await hashFile(full), null);
+    const file = makeStoredFile(path, size, await readAndHash(path, full, size, null), null);
     this.streamed.set(path, file);
     return file;
   }
@@ -242,9 +236,24 @@ function formatEtag(hash: ReturnType<typeof createHash>): string {
   return `"${hash.digest("base64url").slice(0, 27)}"`;
 }
 
-/** A large file's SHA-256, read in chunks: constant memory whatever its size. */
-async function hashFile(path: string): Promise<string> {
+/**
+ * A large file's ETag, read a slice at a time on the thread pool and each slice hashed as it
+ * lands: into `into` (the file's bytes, to hold) or through one scratch slice (constant memory).
+ */
+async function readAndHash(path: string, full: string, size: number, into: Buffer | null): Promise<string> {
   const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) hash.update(chunk as Buffer);
+  const buffer = into ?? Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, size));
+  const handle = await open(full);
+  try {
+    for (let at = 0; at < size; ) {
+      const place = into ? at : 0;
+      const { bytesRead } = await handle.read(buffer, place, Math.min(STREAM_CHUNK_BYTES, size - at), at);
+      if (bytesRead === 0) throw new Error(`${path} ended at ${at} of its ${size} bytes: it changed on disk`);
+      hash.update(buffer.subarray(place, place + bytesRead));
+      at += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
   return formatEtag(hash);
 }
