@@ -8,13 +8,13 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, truncateSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { PUMP_CHUNK_BYTES } from "../../server/pump-file.ts";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import * as pump from "../../server/pump-file.ts";
 import { startServer, type RunningServer } from "../../server/listen.ts";
 import { buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
 
 /** Several chunks and a part of one, so that order and the last short read both show. */
-const SIZE = 5 * PUMP_CHUNK_BYTES + 12_345;
+const SIZE = 5 * pump.PUMP_CHUNK_BYTES + 12_345;
 const PATH = "/dumps/pumped-test.csv";
 
 let fixture: BuiltFixture;
@@ -37,15 +37,33 @@ const url = (path: string) => new URL(path, server.url).href;
 /** The process's open descriptors (the server runs in this process). */
 const countDescriptors = () => readdirSync("/proc/self/fd").length;
 
-it("sends every byte in order, to several downloads at once, once the file's answer is known", async () => {
-  // The first answer is the app's (a Node stream); the next are pumped.
-  const first = await fetch(url(PATH));
-  expect(Buffer.from(await first.arrayBuffer()).equals(bytes)).toBe(true);
-  const answers = await Promise.all(Array.from({ length: 4 }, () => fetch(url(PATH))));
-  for (const res of answers) {
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-length")).toBe(String(SIZE));
+/**
+ * Downloads `path` until an answer is pumped: the first is the app's (a Node stream), and the URL
+ * is known once that answer is done, a moment after its last byte reached the client.
+ */
+async function downloadUntilPumped(path: string, pumped: { mock: { calls: unknown[] } }): Promise<void> {
+  const before = pumped.mock.calls.length;
+  for (let i = 0; i < 50 && pumped.mock.calls.length === before; i++) {
+    const res = await fetch(url(path));
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+  }
+  expect(pumped.mock.calls.length).toBeGreaterThan(before);
+}
+
+it("sends every byte in order, to several downloads at once, once the file's answer is known", async () => {
+  const pumped = vi.spyOn(pump, "pumpFile");
+  try {
+    await downloadUntilPumped(PATH, pumped);
+    const before = pumped.mock.calls.length;
+    const answers = await Promise.all(Array.from({ length: 4 }, () => fetch(url(PATH))));
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-length")).toBe(String(SIZE));
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    expect(pumped.mock.calls.length - before).toBe(4);
+  } finally {
+    pumped.mockRestore();
   }
 });
 
@@ -71,10 +89,17 @@ it("closes the file when a client goes away in the middle of it, and goes on ser
 it("cuts the answer off, never sending it as whole, when the file on disk reads short", async () => {
   const path = "/dumps/shrinking-test.csv";
   writeFileSync(join(fixture.dist, path), bytes);
-  await (await fetch(url(path))).arrayBuffer();
-  // A published build never changes; someone truncating a file by hand is what this stands for.
-  truncateSync(join(fixture.dist, path), 2 * PUMP_CHUNK_BYTES);
-  const res = await fetch(url(path));
-  expect(res.headers.get("content-length")).toBe(String(SIZE));
-  await expect(res.arrayBuffer()).rejects.toThrow();
+  const pumped = vi.spyOn(pump, "pumpFile");
+  try {
+    await downloadUntilPumped(path, pumped);
+    // A published build never changes; someone truncating a file by hand is what this stands for.
+    truncateSync(join(fixture.dist, path), 2 * pump.PUMP_CHUNK_BYTES);
+    const before = pumped.mock.calls.length;
+    const res = await fetch(url(path));
+    expect(res.headers.get("content-length")).toBe(String(SIZE));
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    expect(pumped.mock.calls.length - before).toBe(1);
+  } finally {
+    pumped.mockRestore();
+  }
 });
