@@ -168,7 +168,9 @@ export function makeSample({ scale, workDir, reuseSample }: { scale: number; wor
  * and waits for it to go idle: each row starts on a settled disk rather than beside the deletion
  * of a million files the row before left (on the benchmark's disk, with online discard, that made
  * a full build's writes several times slower). An operator publishing often meets that deletion;
- * a row measures one build.
+ * a row measures one build. What this cannot see: on ext4 with online discard, creating files
+ * stays slower for a while after a large deletion though the disk reports almost no requests
+ * (docs/operators.md, "What the build writes"), so a row soon after one may still pay for it.
  */
 function waitForDeletions(dist: string): void {
   const buildsDir = getBuildsLayout(dist).buildsDir;

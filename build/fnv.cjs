@@ -1,8 +1,9 @@
 // @ts-check
 "use strict";
 // FNV-1a over a text's UTF-16 code units: the row keys of the digests (snapshot/row-keys.cjs),
-// the writer's index of paths (writer/tree-reuse.cjs) and the initials avatars' colours (html/avatar.ts). Plain CommonJS, for the worker
-// threads that load both (build/threads.ts says why).
+// the writer's index of paths (writer/tree-reuse.cjs) and the initials avatars' colours
+// (html/avatar.ts). Plain CommonJS, for the worker threads that load the first two
+// (build/threads.ts says why).
 
 const FNV_SEED = 0x811c9dc5;
 
