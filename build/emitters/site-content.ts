@@ -21,19 +21,18 @@ function link(href: string, label: string): string {
   return `<a href="${e(href)}">${text(label)}</a>`;
 }
 
+/** The pages of one entity each: their footers leave as_of out (html/layout.ts). */
 interface PageContext {
   model: Model;
   urls: Urls;
-  asOf: string;
 }
 
-function personPage(person: Person, company: { name: string; slug: string } | undefined, { urls, asOf }: PageContext): string {
+function personPage(person: Person, company: { name: string; slug: string } | undefined, { urls }: PageContext): string {
   // The same picture live search shows for this person (one rule, in the search emitter).
   const avatar = getAvatarUrl(person.avatar, person.slug, urls);
   return renderPage({
     title: `${person.name}: spam complaints`,
     urls,
-    asOf,
     body: `<p><img class="avatar" src="${e(avatar)}" alt="" width="96" height="96"></p>
 <h1>${text(person.name)}</h1>
 ${renderFacts([
@@ -43,12 +42,11 @@ ${renderFacts([
   });
 }
 
-function videoPage(video: Dated<VideoRow>, channel: VideoChannelRow | undefined, { urls, asOf }: PageContext): string {
+function videoPage(video: Dated<VideoRow>, channel: VideoChannelRow | undefined, { urls }: PageContext): string {
   const published = video.publishedMs;
   return renderPage({
     title: `${video.title} — video`,
     urls,
-    asOf,
     body: `<h1>${text(video.title)}</h1>
 ${renderFacts([
   ["Channel", channel ? link(urls.videoChannel(channel.slug), channel.name) : null],
@@ -57,12 +55,11 @@ ${renderFacts([
   });
 }
 
-function videoChannelPage(channel: VideoChannelRow, videos: VideoRow[], { urls, asOf }: PageContext): string {
+function videoChannelPage(channel: VideoChannelRow, videos: VideoRow[], { urls }: PageContext): string {
   const list = videos.map((v) => `<li>${link(urls.video(v.slug), v.title)}</li>`).join("\n");
   return renderPage({
     title: `${channel.name} — video channel`,
     urls,
-    asOf,
     body: `<h1>${text(channel.name)}</h1>
 ${renderFacts([["Subscribers", channel.subscribers === null ? "not known" : formatCount(channel.subscribers)]])}
 <h2>Videos</h2>
@@ -80,8 +77,8 @@ function* emitPeople(ctx: PageContext): Generator<OutputFile> {
 }
 
 export function* emitContentPages({ model, urls }: EmitContext): Generator<OutputFile> {
-  const ctx: PageContext = { model, urls, asOf: formatDate(model.asOfMs) };
-  const page = (title: string, body: string) => renderPage({ title, body, urls, asOf: ctx.asOf });
+  const ctx: PageContext = { model, urls };
+  const page = (title: string, body: string) => renderPage({ title, body, urls });
   const content = model.content;
   yield* emitPeople(ctx);
   for (const term of content.glossary) {

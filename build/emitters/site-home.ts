@@ -65,11 +65,10 @@ ${list(posts)}`,
 }
 
 /** Constant, so a static host serves the same bytes; it never repeats the address asked for. */
-function renderNotFound({ urls }: EmitContext, asOf: string): string {
+function renderNotFound({ urls }: EmitContext): string {
   return renderPage({
     title: "Not found",
     urls,
-    asOf,
     body: `<h1>Not found</h1>
 <p>Nothing is published at this address. Names and usernames are found whatever their case: the
 spelling may be off, or the entry is not in the catalog.</p>
@@ -83,5 +82,5 @@ spelling may be off, or the entry is not in the catalog.</p>
 export function* emitHomePages(ctx: EmitContext): Generator<OutputFile> {
   const asOf = formatDate(ctx.model.asOfMs);
   yield { path: getRouteFile("getHome"), data: renderLanding(ctx, asOf) };
-  yield { path: NOT_FOUND_PAGE_FILE, data: renderNotFound(ctx, asOf) };
+  yield { path: NOT_FOUND_PAGE_FILE, data: renderNotFound(ctx) };
 }

@@ -30,7 +30,10 @@ function companyPage(company: Company, { urls }: EmitContext, asOf: string): str
     ["Category", e(getCategoryLabel(company.category))],
     ["Complaints", formatCount(company.reportsCount)],
     ["First and last complaint", `${date(company.firstReportMs)} – ${date(company.lastReportMs)}`],
-    ["Last 7 days", `${formatCount(current)} (${e(formatTrend(getWeekTrend(current, previous)))} week over week; by day, oldest first: ${days.join(", ")})`],
+    // The window's end only where the window holds reports: a quiet company's page stays the same bytes as as_of moves.
+    current + previous === 0
+      ? ["Last 7 days", "none, nor in the 7 before"]
+      : [`Last 7 days, to ${asOf}`, `${formatCount(current)} (${e(formatTrend(getWeekTrend(current, previous)))} week over week; by day, oldest first: ${days.join(", ")})`],
     ["Also known as", company.aliases.length ? company.aliases.map(text).join(", ") : null],
     ["Website", company.website ? text(company.website) : null],
   ]);
@@ -41,7 +44,6 @@ function companyPage(company: Company, { urls }: EmitContext, asOf: string): str
   return renderPage({
     title: `${name}: spam complaints`,
     urls,
-    asOf,
     body: `<p><a href="${e(urls.companyList())}">All companies</a></p>
 <h1>${text(name)}</h1>
 <p><img src="${e(urls.badge(slug))}" alt="${e(`${name}: ${formatCount(company.reportsCount)} spam ${pluralize(company.reportsCount, "complaint")}`)}"></p>

@@ -34,8 +34,13 @@ export interface PageOptions {
   /** Already-rendered HTML of the main content. */
   body: string;
   urls: Urls;
-  /** `as_of` as a date, for the footer. */
-  asOf: string;
+  /**
+   * `as_of` as a date, for the footer of a page about the whole data set at that moment (the
+   * landing page, the lists, the docs). A page about one entity leaves it out and shows its own
+   * dates: otherwise as_of moving a day would change every page's bytes (and its ETag) with it,
+   * and a day's publish would rewrite every page, however few entries changed.
+   */
+  asOf?: string;
   /** Extra elements for the head (already rendered). */
   head?: string;
 }
@@ -63,7 +68,7 @@ ${head}<style>${CSS}</style>
 <main>
 ${body}
 </main>
-<footer><p>Data as of ${e(asOf)}. Licensed <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>: please credit the source. A missing entry does not mean an account or company is clean.
+<footer><p>${asOf === undefined ? "" : `Data as of ${e(asOf)}. `}Licensed <a href="https://creativecommons.org/licenses/by/4.0/" rel="license">CC BY 4.0</a>: please credit the source. A missing entry does not mean an account or company is clean.
 Feeds: ${feeds.map(([, href, name]) => `<a href="${e(href)}">${name}</a>`).join(", ")}.</p></footer>
 </body>
 </html>

@@ -12,7 +12,8 @@ import { createUrlMatcher } from "../../core/routes/match.ts";
 import { SEARCH_INDEX_FILES } from "../../core/routes/table.ts";
 import { createApp } from "../../server/app.ts";
 import { escapeMarkup } from "../../core/escape.ts";
-import { FIXTURE_SQL, BASE_URL, buildFixture, type BuiltFixture } from "../helpers/fixture.ts";
+import { buildInMemory } from "../../build/build.ts";
+import { FIXTURE_SQL, BASE_URL, buildFixture, withSnapshot, type BuiltFixture } from "../helpers/fixture.ts";
 import { checkHtml } from "../helpers/html-check.ts";
 import { collectJsonLinks, collectLinks, listFiles, readDistFile, toServerPath, type FoundLink } from "../helpers/links.ts";
 
@@ -327,5 +328,36 @@ describe("content rows without a usable address", () => {
 
   it("leave no dead link behind", async () => {
     expect((await findDeadLinks(odd)).dead).toEqual([]);
+  });
+});
+
+describe("the date the data is as of", () => {
+  /** The fixture built as it is and with as_of a day later, in memory: every file by path. */
+  function buildTwoDays(): [Map<string, Buffer>, Map<string, Buffer>] {
+    const later = `${FIXTURE_SQL}\nUPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '+1 day') WHERE key = 'as_of';`;
+    return [FIXTURE_SQL, later].map((sql) => withSnapshot("as-of", sql, (db) => buildInMemory({ db, baseUrl: BASE_URL }).files)) as [Map<string, Buffer>, Map<string, Buffer>];
+  }
+
+  it("is on the pages of the whole data set, not on one entity's, so as_of moving leaves those pages' bytes alone", () => {
+    const [before, after] = buildTwoDays();
+    const text = (files: Map<string, Buffer>, path: string) => files.get(path)!.toString("utf8");
+    for (const path of ["index.html", "companies/index.html", "docs/index.html"]) {
+      expect(text(before, path)).toContain("Data as of 2026-03-11.");
+      expect(text(after, path)).toContain("Data as of 2026-03-12.");
+    }
+    const entityPages = [...after.keys()].filter((p) => /^(people|videos|video-channels|channels|chats|blog|glossary)\/.*\.html$/.test(p));
+    expect(entityPages.length).toBeGreaterThan(10);
+    for (const path of [...entityPages, "404.html"]) {
+      expect(text(after, path), path).not.toContain("Data as of");
+      expect(after.get(path)!.equals(before.get(path)!), path).toBe(true);
+    }
+    // A company page names the window's end only when the window holds reports; a quiet company's page stays as it was.
+    const companyPages = [...after.keys()].filter((p) => /^company\/.*\.html$/.test(p));
+    const quiet = companyPages.filter((p) => text(after, p).includes("<dt>Last 7 days</dt><dd>none, nor in the 7 before</dd>"));
+    const active = companyPages.filter((p) => text(after, p).includes("<dt>Last 7 days, to 2026-03-12</dt>"));
+    expect(quiet.length).toBeGreaterThan(0);
+    expect(active.length).toBeGreaterThan(0);
+    expect(quiet.length + active.length).toBe(companyPages.length);
+    for (const path of quiet) expect(after.get(path)!.equals(before.get(path)!), path).toBe(true);
   });
 });
