@@ -4,7 +4,8 @@
 // files arrive, so the manifest of a million files never sits in memory. CommonJS, because the
 // disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
-const { makeVariants, VARIANT_SUFFIX } = require("./variants.cjs");
+const { VARIANT_SUFFIX } = require("./variants.cjs");
+const { SerialVariants } = require("./variant-jobs.cjs");
 
 const MANIFEST_PATH = "manifest.json";
 const FLUSH_AT = 1 << 20;
@@ -41,52 +42,68 @@ class FileSink {
     /** @type {string[]} */
     this.pending = [];
     this.pendingLength = 0;
+    /** The file writeBatch is storing (for an error message). */
+    this.current = "";
+    this.serial = new SerialVariants();
     this.append('{"files":[\n');
   }
 
   /**
-   * Stores and lists a file, then its precompressed variants right after it (variants.cjs).
+   * Stores and lists a file, then its precompressed variants right after it (variants.cjs). Into a
+   * folder that holds an older build (`reuse`), a file whose bytes are already there (or in the
+   * current build) is neither written nor compressed again, and its variants come along.
    * @param {string} path
    * @param {string | Uint8Array} data
    * @param {readonly import("../../core/routes/variants.ts").Encoding[]} encodings the variants to make (core/routes/variants.ts decides)
    */
   write(path, data, encodings = []) {
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    if (this.reuse) return this.writeOver(this.reuse, path, bytes, encodings);
-    this.store(path, bytes);
-    this.list(path, bytes.byteLength, hashContent(bytes));
-    if (encodings.length === 0) return;
-    for (const variant of makeVariants(path, bytes, encodings)) {
-      this.store(variant.path, variant.data);
-      this.list(variant.path, variant.data.byteLength, hashContent(variant.data));
-    }
+    this.writeBatch([{ path, data, encodings }], this.serial);
   }
 
   /**
-   * The same, into a folder that holds an older build: a file whose bytes are already there (or
-   * in the current build) is neither written nor compressed again, and its variants come along.
-   * @param {import("./tree-reuse.cjs").TreeReuse} reuse @param {string} path @param {Uint8Array} bytes
-   * @param {readonly import("../../core/routes/variants.ts").Encoding[]} encodings
+   * `write` for each of `files`, with the same manifest, but the variants of the batch made
+   * through `variants` (variant-jobs.cjs): handed over once every file is placed, made while the
+   * files are stored (by another thread too, with SharedVariants), then stored and listed in order.
+   * `current` names the file being stored, for an error.
+   * @param {{ path: string; data: string | Uint8Array; encodings: readonly import("../../core/routes/variants.ts").Encoding[] }[]} files
+   * @param {{ start(jobs: import("./variant-jobs.cjs").VariantJob[]): void; finish(): import("./variant-jobs.cjs").VariantEntry[][] }} variants
    */
-  writeOver(reuse, path, bytes, encodings) {
-    const digest = crypto.hash("sha256", bytes, "buffer");
-    const how = reuse.place(path, digest);
-    if (how === "write") this.store(path, bytes);
-    this.list(path, bytes.byteLength, digest.toString("hex"));
-    if (encodings.length === 0) return;
-    if (how !== "write") {
-      for (const encoding of encodings) {
-        const variant = reuse.placeVariant(path + VARIANT_SUFFIX[encoding], how);
-        if (variant) this.list(path + VARIANT_SUFFIX[encoding], variant.size, variant.sha256);
+  writeBatch(files, variants) {
+    const reuse = this.reuse;
+    const placed = files.map(({ path, data, encodings }) => {
+      this.current = path;
+      const bytes = typeof data === "string" ? Buffer.from(data) : data;
+      if (!reuse) return { path, bytes, encodings, sha256: hashContent(bytes), how: /** @type {const} */ ("write") };
+      const digest = crypto.hash("sha256", bytes, "buffer");
+      return { path, bytes, encodings, sha256: digest.toString("hex"), how: reuse.place(path, digest) };
+    });
+    variants.start(placed.filter((file) => file.how === "write" && file.encodings.length > 0));
+    for (const file of placed) {
+      if (file.how !== "write") continue;
+      this.current = file.path;
+      this.store(file.path, file.bytes);
+    }
+    const made = variants.finish();
+    let next = 0;
+    for (const { path, bytes, encodings, sha256, how } of placed) {
+      this.list(path, bytes.byteLength, sha256);
+      if (encodings.length === 0) continue;
+      if (how !== "write") {
+        for (const encoding of encodings) {
+          const variant = /** @type {import("./tree-reuse.cjs").TreeReuse} */ (reuse).placeVariant(path + VARIANT_SUFFIX[encoding], how);
+          if (variant) this.list(path + VARIANT_SUFFIX[encoding], variant.size, variant.sha256);
+        }
+        continue;
       }
-      return;
+      for (const variant of /** @type {import("./variant-jobs.cjs").VariantEntry[]} */ (made[next++])) {
+        this.current = variant.path;
+        reuse?.clear(variant.path);
+        this.store(variant.path, variant.data);
+        reuse?.wroteVariant(variant.path);
+        this.list(variant.path, variant.data.byteLength, variant.sha256);
+      }
     }
-    for (const variant of makeVariants(path, bytes, encodings)) {
-      reuse.clear(variant.path);
-      this.store(variant.path, variant.data);
-      reuse.wroteVariant(variant.path);
-      this.list(variant.path, variant.data.byteLength, hashContent(variant.data));
-    }
+    this.current = "";
   }
 
   /**

@@ -1,8 +1,9 @@
 // @ts-check
 "use strict";
 // The disk writer's worker thread: it takes batches of files from the build's main thread,
-// writes and hashes them (and makes their precompressed variants, variants.cjs), and streams the
-// manifest, so that writing and compressing overlap with the JSON work on the other core. Batches are processed in arrival order, so the manifest is as
+// writes and hashes them (and makes their precompressed variants, variants.cjs, with a helper
+// thread: variant-jobs.cjs), and streams the manifest, so that writing and compressing overlap
+// with the JSON work on the other core. Batches are processed in arrival order, so the manifest is as
 // deterministic as the build. Progress and failures go back through a shared counter and a
 // message port the main thread reads synchronously (protocol.ts; plain CommonJS for the reason
 // build/threads.ts gives).
@@ -15,6 +16,7 @@ const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
 const { TreeReuse, unlinkIfThere } = require("./tree-reuse.cjs");
+const { SharedVariants } = require("./variant-jobs.cjs");
 
 /** @type {import("./protocol.ts").WriteWorkerData} */
 const { root, port, control, reuse: reuseSpec } = workerData;
@@ -77,6 +79,9 @@ function appendToManifest(text) {
 
 /** @type {InstanceType<typeof FileSink> | null} */
 let sink = null;
+/** Variants are made here and on a helper thread at once (variant-jobs.cjs), while this one writes. */
+/** @type {InstanceType<typeof SharedVariants>} */
+let variants;
 /** @type {InstanceType<typeof TreeReuse> | null} */
 let reuse = null;
 try {
@@ -87,6 +92,7 @@ try {
     reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch, rewrite: reuseSpec.rewrite });
     unlinkIfThere(manifestPath);
   }
+  variants = new SharedVariants();
   manifestFd = openSync(join(root, MANIFEST_PATH), "w");
   sink = new FileSink(
     (path, data) => {
@@ -116,11 +122,15 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       // One buffer holds the batch's files back to back (disk-writer.ts, send).
       const bytes = new Uint8Array(message.buffer);
       let offset = 0;
-      for (let i = 0; i < message.paths.length && Atomics.load(state, 2) === 0; i++) {
-        current = /** @type {string} */ (message.paths[i]);
+      const files = message.paths.map((path, i) => {
         const length = /** @type {number} */ (message.lengths[i]);
-        sink.write(current, bytes.subarray(offset, offset + length), message.encodings[i]);
         offset += length;
+        return { path, data: bytes.subarray(offset - length, offset), encodings: /** @type {readonly import("../../core/routes/variants.ts").Encoding[]} */ (message.encodings[i]) };
+      });
+      try {
+        sink.writeBatch(files, variants);
+      } finally {
+        current = sink.current;
       }
       busyMs += performance.now() - started;
       if (reuse) Atomics.store(state, 3, reuse.rewritten);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { createDiskWriter, hashFile, MemoryWriter } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
+import { SerialVariants, SharedVariants, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");
@@ -202,5 +203,45 @@ describe("the kept builds' index of paths (tree-reuse.cjs)", () => {
     for (let i = 0; i < 3000; i++) index.slotOfBytes(Buffer.from(`p/${i}`), 0, `p/${i}`.length);
     expect(index.get("p/2999")).toBe(a + 3 + 2999);
     expect(index.slotOf("api/check/a.json")).toBe(a);
+  });
+});
+
+describe("variants made beside the writer (variant-jobs.cjs)", () => {
+  /** Compressible files of a few sizes, each different. */
+  const jobs = Array.from({ length: 48 }, (_, i) => {
+    const text = Array.from({ length: 200 + i * 97 }, (_, k) => `<tr><td>${(k * 7919 + i) % 1000}</td><td>row ${k}</td></tr>`).join("\n");
+    return { path: `page/${i}.html`, bytes: Buffer.from(text), encodings: ["br", "gzip"] as const };
+  });
+
+  it("are the same bytes, in the same order, whichever thread made each, and the helper makes some", () => {
+    const serial = new SerialVariants();
+    serial.start(jobs);
+    const expected = serial.finish();
+    const shared = new SharedVariants();
+    try {
+      shared.start(jobs);
+      const made = shared.finish();
+      // Each variant's path, its listed hash and the hash of the bytes it carries.
+      const summarize = (made: VariantEntry[][]) => made.map((v) => v.map((e) => [e.path, e.sha256, createHash("sha256").update(e.data).digest("hex")]));
+      expect(summarize(made)).toEqual(summarize(expected));
+      expect(made.flat().every((e) => createHash("sha256").update(e.data).digest("hex") === e.sha256)).toBe(true);
+      expect(shared.helped).toBeGreaterThan(0);
+      // A second batch through the same helper: the counters start over.
+      shared.start(jobs.slice(0, 8));
+      expect(shared.finish().flat().map((e) => e.sha256)).toEqual(expected.slice(0, 8).flat().map((e) => e.sha256));
+    } finally {
+      void shared.helper.terminate();
+    }
+  });
+
+  it("are made in the writer's own thread once the helper is gone, not waited for", async () => {
+    const shared = new SharedVariants();
+    await shared.helper.terminate();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(shared.broken).toMatch(/exited/);
+    shared.start(jobs);
+    const helped = shared.helped;
+    expect(shared.finish().flat().length).toBeGreaterThan(jobs.length);
+    expect(shared.helped).toBe(helped);
   });
 });
