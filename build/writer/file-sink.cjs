@@ -64,11 +64,13 @@ class FileSink {
    * `write` for each of `files`, with the same manifest, but the variants of the batch made
    * through `variants` (variant-jobs.cjs): handed over once every file is placed, made while the
    * files are stored (by another thread too, with SharedVariants), then stored and listed in order.
-   * `current` names the file being stored, for an error.
+   * `current` names the file being stored, for an error. Once `stopped()` says so (the build
+   * failed elsewhere), nothing more is stored, not even the rest of the batch.
    * @param {{ path: string; data: string | Uint8Array; encodings: readonly import("../../core/routes/variants.ts").Encoding[] }[]} files
    * @param {{ start(jobs: import("./variant-jobs.cjs").VariantJob[]): void; finish(): import("./variant-jobs.cjs").VariantEntry[][] }} variants
+   * @param {() => boolean} [stopped]
    */
-  writeBatch(files, variants) {
+  writeBatch(files, variants, stopped = () => false) {
     const reuse = this.reuse;
     const placed = files.map(({ path, data, encodings }) => {
       this.current = path;
@@ -80,6 +82,7 @@ class FileSink {
     variants.start(placed.filter((file) => file.how === "write" && file.encodings.length > 0));
     for (const file of placed) {
       if (file.how !== "write") continue;
+      if (stopped()) return;
       this.current = file.path;
       this.store(file.path, file.bytes);
     }
@@ -96,6 +99,7 @@ class FileSink {
         continue;
       }
       for (const variant of /** @type {import("./variant-jobs.cjs").VariantEntry[]} */ (made[next++])) {
+        if (stopped()) return;
         this.current = variant.path;
         reuse?.clear(variant.path);
         this.store(variant.path, variant.data);

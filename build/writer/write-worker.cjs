@@ -128,7 +128,7 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
         return { path, data: bytes.subarray(offset - length, offset), encodings: /** @type {readonly import("../../core/routes/variants.ts").Encoding[]} */ (message.encodings[i]) };
       });
       try {
-        sink.writeBatch(files, variants);
+        sink.writeBatch(files, variants, () => Atomics.load(state, 2) !== 0);
       } finally {
         current = sink.current;
       }
