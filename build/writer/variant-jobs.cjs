@@ -13,7 +13,7 @@ const CLAIM = 0;
 const DONE = 1;
 /** Fewer jobs than this are not worth a message to the helper. */
 const MIN_SHARED_JOBS = 4;
-/** How long the write worker waits for the helper without a job taken before it calls it stuck. */
+/** How long the write worker waits for the helper's answer, once no job is left to take, before it calls it stuck. */
 const STUCK_MS = 60_000;
 
 /**
@@ -83,8 +83,8 @@ class SharedVariants {
     if (jobs.length < MIN_SHARED_JOBS || this.broken !== null) return this.serial.start(jobs);
     Atomics.store(this.state, CLAIM, 0);
     Atomics.store(this.state, DONE, 0);
-    /** @type {JobsMessage} */
     // Each file copied on its own: a view posted as it is would copy the whole batch buffer it is a part of.
+    /** @type {JobsMessage} */
     const message = { paths: jobs.map((j) => j.path), datas: jobs.map((j) => new Uint8Array(j.bytes)), encodings: jobs.map((j) => j.encodings) };
     this.port.postMessage(message);
     this.shared = jobs;
