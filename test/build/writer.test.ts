@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { createDiskWriter, hashFile, MemoryWriter } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
+import { FileSink } from "../../build/writer/file-sink.cjs";
 import { SerialVariants, SharedVariants, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
@@ -243,5 +244,31 @@ describe("variants made beside the writer (variant-jobs.cjs)", () => {
     const helped = shared.helped;
     expect(shared.finish().flat().length).toBeGreaterThan(jobs.length);
     expect(shared.helped).toBe(helped);
+  });
+});
+
+describe("a batch written while the build stops (FileSink.writeBatch)", () => {
+  it("stores nothing more once stopped, not even the rest of its batch", () => {
+    const stored: string[] = [];
+    const sink = new FileSink((path) => stored.push(path), () => {});
+    const big = "x".repeat(4096);
+    const files = Array.from({ length: 6 }, (_, i) => ({ path: `page/${i}.html`, data: big + i, encodings: ["br", "gzip"] as const }));
+    sink.writeBatch(files, new SerialVariants(), () => stored.length >= 2);
+    expect(stored).toEqual(["page/0.html", "page/1.html"]);
+    // Not stopped: the batch's files are stored first, their variants after; the manifest lists each file with its variants right after it.
+    const all: string[] = [];
+    let manifest = "";
+    const whole = new FileSink((path) => all.push(path), (text) => (manifest += text));
+    whole.writeBatch(files.slice(0, 2), new SerialVariants());
+    whole.finish({});
+    expect(all).toEqual(["page/0.html", "page/1.html", "page/0.html.br", "page/0.html.gz", "page/1.html.br", "page/1.html.gz"]);
+    expect((JSON.parse(manifest) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual([
+      "page/0.html",
+      "page/0.html.br",
+      "page/0.html.gz",
+      "page/1.html",
+      "page/1.html.br",
+      "page/1.html.gz",
+    ]);
   });
 });
