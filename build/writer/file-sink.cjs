@@ -5,19 +5,10 @@
 // disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
 const { VARIANT_SUFFIX } = require("./variants.cjs");
-const { SerialVariants } = require("./variant-jobs.cjs");
+const { SerialVariants, hashContent } = require("./variant-jobs.cjs");
 
 const MANIFEST_PATH = "manifest.json";
 const FLUSH_AT = 1 << 20;
-
-/**
- * SHA-256 in hex. The one-shot `crypto.hash` (Node 20.12+) costs about half of
- * createHash/update/digest for the small files that make up most of a build.
- * @param {Uint8Array | string} data
- */
-function hashContent(data) {
-  return crypto.hash("sha256", data, "hex");
-}
 
 class FileSink {
   /**
