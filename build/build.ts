@@ -29,7 +29,7 @@ import { getCodeFingerprint } from "./code-fingerprint.ts";
 import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
 import { countReports } from "./snapshot/report-sql.ts";
-import { MemoryWriter, createDiskWriter, hashFile, MANIFEST_PATH, type DiskWriter, type Writer } from "./writer/index.ts";
+import { MemoryWriter, createDiskWriter, hashFile, MANIFEST_PATH, UNCHANGED, type DiskWriter, type Writer } from "./writer/index.ts";
 
 export interface BuildOptions {
   db: string;
@@ -104,8 +104,11 @@ export interface BuildSummary {
   timings: Record<string, number>;
   /** Resident set size in MiB when each emitter finished (where a build's memory goes). */
   rssAfter: Record<string, number>;
-  /** Check files, and the seconds the check emitter ran (JSON, handing files to the writer). */
-  checkPhase: { files: number; seconds: number };
+  /**
+   * Check files, the seconds the check emitter ran (JSON, handing files to the writer), and how
+   * many of them an incremental build handed over unmade (the current build's: writer/output.ts UNCHANGED).
+   */
+  checkPhase: { files: number; seconds: number; unmade: number };
   /** Every file, and the seconds the writer thread spent hashing and writing them. */
   writes: { files: number; seconds: number };
   /** What went wrong after the build was published (removing old builds, writing last-build.json): the build stands. */
@@ -126,6 +129,8 @@ export type BuildMode =
       base: "previous" | "linked";
       /** Whose reports the pass read again (the others' rows were kept), or why it read every report (build/kept-model.ts). */
       reports: { usernames: number } | { reason: string };
+      /** Check files not made again: the current build's, kept or linked (writer/output.ts UNCHANGED). */
+      unmade: number;
       /** Usernames (check files) and companies (cards) whose files differ from the current build's: new, changed or gone. */
       changed: Record<string, number>;
       written: number;
@@ -196,7 +201,8 @@ export function buildDist(options: BuildOptions): BuildSummary {
     const budget = plan.mode === "incremental" ? { ...(options.rewriteBudget ?? REWRITE_BUDGET), rewritten: () => reuser.rewritten, settled: () => reuser.countRewritten() } : null;
     const building = performance.now();
     try {
-      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows });
+      // An incremental build's writer keeps or links the current build's files: the check emitter need not make the unchanged ones.
+      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows, unchanged: plan.mode === "incremental" });
     } catch (error) {
       if (!(error instanceof ChangeTooLarge)) throw error;
       // Over budget: the folder half brought up to date is set aside (deleted once this build is out), a new one is written from the same model.
@@ -230,7 +236,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
   }
   // Published: what is left is housekeeping, whose failure must not call a published build failed.
   const { result, id, buildDir, previous } = published;
-  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows) };
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows, result.checkPhase.unmade) };
   try {
     const manifest = hashFile(join(buildDir, MANIFEST_PATH));
     const model = passRows.keep(id) ?? undefined;
@@ -261,7 +267,7 @@ function finishUnchanged(layout: BuildsLayout, plan: Extract<BuildPlan, { mode: 
     buildId: plan.current.id,
     timings,
     rssAfter: { digest: Math.round(process.memoryUsage.rss() / 2 ** 20) },
-    checkPhase: { files: 0, seconds: 0 },
+    checkPhase: { files: 0, seconds: 0, unmade: 0 },
     writes: { files: 0, seconds: 0 },
     warnings: [],
     mode: { mode: "unchanged", kept: stored.files },
@@ -299,14 +305,15 @@ export function buildInMemory(
  * `given.model`: the model, already read (a build that gave way to a full one); `given.budget`: an
  * incremental build's RewriteBudget and how many check files its writer has written anew so far
  * (`rewritten`: as far as the writer got, read as files go; `settled`: once it has done them all,
- * read before the build id is sealed, so that the decision does not depend on timing).
+ * read before the build id is sealed, so that the decision does not depend on timing);
+ * `given.unchanged`: the writer keeps the current build's files (EmitContext.unchanged).
  */
 function runBuild(
   options: Omit<BuildOptions, "out">,
   db: Snapshot,
   writer: Writer,
   previous: PreviousPublish | null,
-  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows } = {},
+  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows; unchanged?: boolean } = {},
 ): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
@@ -324,21 +331,29 @@ function runBuild(
   const maxRewritten = budget ? Math.max(budget.minimum, Math.ceil(budget.share * model.spammerLists.total)) : Infinity;
   const modelLap = () => ({ seconds: timings.model ?? 0, rss: rssAfter.model ?? 0 });
   // 2. The emitters, each a function of the model, through the one writer.
-  const ctx: EmitContext = { model, urls: createUrls(options.baseUrl), examples: new ExampleCollector(model), listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES };
+  const ctx: EmitContext = {
+    model,
+    urls: createUrls(options.baseUrl),
+    examples: new ExampleCollector(model),
+    listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES,
+    unchanged: given.unchanged === true,
+  };
   const emitters = options.emitters ?? EMITTERS;
-  const checkPhase = { files: 0, seconds: 0 };
+  const checkPhase = { files: 0, seconds: 0, unmade: 0 };
+  let unmade = 0;
   for (const emitter of emitters) {
     progress.phase(emitter.name);
     started = performance.now();
     const before = writer.fileCount;
     for (const file of emitter.emit(ctx)) {
+      if (file.data === UNCHANGED) unmade++;
       ctx.examples.offer(file);
       writer.write(file);
       if ((writer.fileCount & 255) === 0 && budget && budget.rewritten() > maxRewritten) throw new ChangeTooLarge(model, maxRewritten, modelLap());
       if ((writer.fileCount & 4095) === 0) progress.update(model.reportCount, writer.fileCount);
     }
     lap(emitter.name, started);
-    if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]! });
+    if (emitter.name === "check") Object.assign(checkPhase, { files: writer.fileCount - before, seconds: timings[emitter.name]!, unmade });
   }
   // 3. The build id, of every file the snapshot made; then the change feed, named by it.
   // The last word on the budget, once the writer has done every file: the outcome does not depend on how far it had got.

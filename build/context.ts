@@ -13,6 +13,12 @@ export interface EmitContext {
   examples: ExampleCollector;
   /** Page files written of each spammer list (`--list-pages`): deeper pages are the live server's. */
   listPages: number;
+  /**
+   * Whether an emitter may hand the writer UNCHANGED (writer/output.ts) for a file the model says
+   * has the current build's bytes (SpammerTable.unchanged): an incremental build's writer, which
+   * keeps or links that build's file. A file the examples show is always made (ExampleCollector.wants).
+   */
+  unchanged: boolean;
 }
 
 /** Compact JSON: the files are served as they are, so no whitespace goes over the wire. */

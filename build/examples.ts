@@ -20,7 +20,7 @@ import { fillTemplate } from "../core/routes/templates.ts";
 import { MEDIA_TYPES, type ExampleKeys, type ExampleRequest, type Route } from "../core/routes/types.ts";
 import type { Urls } from "../core/urls.ts";
 import type { Model } from "./model/types.ts";
-import type { OutputFile } from "./writer/index.ts";
+import { UNCHANGED, type OutputFile } from "./writer/index.ts";
 
 /** Text examples (HTML, SVG, CSV, feeds) are shown cut to this many characters. */
 const TEXT_EXAMPLE_CHARS = 1600;
@@ -66,9 +66,14 @@ export class ExampleCollector {
     }
   }
 
+  /** Whether the examples show the file at `path`: an emitter makes its bytes even when it need not (UNCHANGED). */
+  wants(path: string): boolean {
+    return this.wanted.has(path);
+  }
+
   /** Called with every file on its way to the writer. */
   offer({ path, data }: OutputFile): void {
-    if (!this.wanted.has(path)) return;
+    if (!this.wanted.has(path) || data === UNCHANGED) return;
     this.sizes.set(path, typeof data === "string" ? Buffer.byteLength(data) : data.byteLength);
     if (path === SEARCH_INDEX_FILES.liveBinary && typeof data !== "string" && !(data instanceof Uint8Array)) {
       this.liveSections = [...data.chunks()];

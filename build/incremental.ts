@@ -66,12 +66,13 @@ export function waitForReaders(publishedAt: number, graceSeconds: number): void 
 }
 
 /** What kind of build this was, and why: the build's last line. */
-export function describeMode(plan: BuildPlan, reused: ReuseStats | null, pass: { reread: () => number | null; missing: string | null }): BuildMode {
+export function describeMode(plan: BuildPlan, reused: ReuseStats | null, pass: { reread: () => number | null; missing: string | null }, unmade: number): BuildMode {
   if (plan.mode !== "incremental" || reused === null) return { mode: "full", reason: plan.mode === "full" ? plan.reason : "" };
   const reread = pass.reread();
   return {
     mode: "incremental",
     reports: reread === null ? { reason: pass.missing ?? "" } : { usernames: reread },
+    unmade,
     base: plan.base ? "previous" : "linked",
     changed: reused.changed,
     written: reused.written,

@@ -1,17 +1,24 @@
 /**
  * api/check/{username}.json — one file per valid reported username, from the model's spammer
- * table (the body: build/api-json/check.ts).
+ * table (the body: build/api-json/check.ts). An incremental build hands over a row it kept
+ * unchanged as UNCHANGED: most of a day's usernames, whose files the writer keeps or links.
  */
 import { createFileFiller } from "../../core/routes/match.ts";
 import { createCheckSerializer } from "../api-json/check.ts";
 import type { EmitContext } from "../context.ts";
-import type { OutputFile } from "../writer/index.ts";
+import { createEmptySpammer } from "../model/spammer-table.ts";
+import { UNCHANGED, type OutputFile } from "../writer/index.ts";
 
 const checkFile = createFileFiller("checkUsername");
 
 export function* emitCheckFiles(ctx: EmitContext): Generator<OutputFile> {
   const serialize = createCheckSerializer(ctx.urls);
-  for (const spammer of ctx.model.spammers.views()) {
-    yield { path: checkFile(spammer.username), data: serialize(spammer) };
+  const table = ctx.model.spammers;
+  const view = createEmptySpammer();
+  for (let row = 0; row < table.size; row++) {
+    const path = checkFile(table.username(row));
+    // A row the current build had, showing its companies alike: that build's file, not made again.
+    if (ctx.unchanged && table.unchanged(row) && !ctx.examples.wants(path)) yield { path, data: UNCHANGED };
+    else yield { path, data: serialize(table.fill(view, row)) };
   }
 }

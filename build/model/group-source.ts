@@ -10,7 +10,8 @@
  * rows (snapshot/row-keys.cjs), which say what each old report named. Every other username's
  * reports are the same rows as before, so its row is too, but for its trends when as_of moved:
  * those are counted again from the times the row keeps of its recent reports (moving forward), or
- * the username is read again if it has reports in the days the windows moved back over.
+ * the username is read again if it has reports in the days the windows moved back over. A kept
+ * row whose counts stayed is marked `unchanged`: it is the row the current build had.
  */
 import { compareCodePoints } from "../../core/order.ts";
 import { normalizeUsername } from "../../core/username.ts";
@@ -76,6 +77,7 @@ export function readChangedUsernameGroups(db: Snapshot, windows: TrendWindows, k
     ...lookUpReports(db, spellingsOf),
     spellingsOf,
     reread: chosen.size,
+    currentCompanies: kept.companies,
   };
 }
 
@@ -151,7 +153,7 @@ function* mergeRows(kept: Generator<StoredGroupRow>, reread: Iterable<GroupRow>,
         yield next.value;
         next = fresh.next();
       }
-      if (windows && row.recent !== null) recount(row, windows);
+      row.unchanged = !windows || row.recent === null || !recount(row, windows);
       yield row;
     }
     while (!next.done) {
@@ -163,8 +165,11 @@ function* mergeRows(kept: Generator<StoredGroupRow>, reread: Iterable<GroupRow>,
   }
 }
 
-/** A kept row's trend counts in `windows`, from its recent report times (the SQL's count of reports in each window). */
-function recount(row: StoredGroupRow, windows: TrendWindows): void {
+/**
+ * A kept row's trend counts in `windows`, from its recent report times (the SQL's count of
+ * reports in each window); whether they changed.
+ */
+function recount(row: StoredGroupRow, windows: TrendWindows): boolean {
   let current = 0;
   let previous = 0;
   const still: string[] = [];
@@ -175,7 +180,9 @@ function recount(row: StoredGroupRow, windows: TrendWindows): void {
     if (t >= windows.currentStart && t < windows.currentEnd) current++;
     else if (t < windows.currentStart) previous++;
   }
+  const changed = row.currentWeek !== current || row.previousWeek !== previous;
   row.currentWeek = current;
   row.previousWeek = previous;
   row.recent = still.length > 0 ? still.join(",") : null;
+  return changed;
 }

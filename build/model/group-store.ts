@@ -5,8 +5,10 @@
  *
  * - **The username rows** (`model-{build}.groups`): every row of the pass (snapshot/username-groups.ts
  *   GroupRow) in username order, as SQLite aggregated it, the trend windows it was aggregated
- *   for, and each username spelled more than one way with its spellings. The next build reads
- *   again only the usernames that changed and keeps every other row.
+ *   for, each username spelled more than one way with its spellings, and the catalog's companies
+ *   as this build showed them. The next build reads again only the usernames that changed and
+ *   keeps every other row; a kept row none of whose companies it shows differently has the check
+ *   file this build wrote (model/report-pass.ts).
  * - **The report rows** (`model-{build}.rows`): for each report range of the snapshot's digests,
  *   each report's place, two hashes of its text and its username's key (snapshot/row-keys.cjs).
  *   A changed range's rows are compared with these to find the reports that changed, and so the
@@ -21,7 +23,7 @@ import type { GroupRow, TrendWindows } from "../snapshot/username-groups.ts";
 import type { SplitRows } from "../snapshot/digest.ts";
 import { ROW_BYTES } from "../snapshot/row-keys.cjs";
 
-const GROUPS_MAGIC = "spamcheck-groups 1\n";
+const GROUPS_MAGIC = "spamcheck-groups 2\n";
 const ROWS_MAGIC = "spamcheck-rows 1\n";
 const CHUNK = 1 << 20;
 
@@ -150,11 +152,13 @@ export class GroupStoreWriter {
     this.rows++;
   }
 
-  finish(windows: TrendWindows, spellingsOf: ReadonlyMap<string, readonly unknown[]>): void {
+  /** `companies`: the catalog's, as this build shows them (the next build compares its own with them: group-source.ts). */
+  finish(windows: TrendWindows, spellingsOf: ReadonlyMap<string, readonly unknown[]>, companies: readonly CompanyShown[]): void {
     if (this.failed !== null) return;
     try {
       const spellings = [...spellingsOf].map(([normal, raws]) => [normal, raws.filter((raw) => raw !== normal)]);
-      const trailer = Buffer.from(JSON.stringify({ rows: this.rows, windows, spellings }));
+      const shown = companies.map((c) => [c.id, showCompany(c)]);
+      const trailer = Buffer.from(JSON.stringify({ rows: this.rows, windows, spellings, companies: shown }));
       this.file.write(trailer);
       const length = Buffer.alloc(8);
       length.writeDoubleLE(trailer.length);
@@ -168,6 +172,18 @@ export class GroupStoreWriter {
   abandon(): void {
     this.file.abandon();
   }
+}
+
+/** What a check file shows of a company it names (build/api-json/check.ts): its name and slug. */
+export interface CompanyShown {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+/** A company as the check files show it, as one string: two builds show it alike when the strings are equal. */
+export function showCompany(company: CompanyShown): string {
+  return JSON.stringify([company.name, company.slug]);
 }
 
 /** Counts are non-negative integers: seven bits a byte, low first. */
@@ -194,6 +210,7 @@ export class StoredGroupRow implements GroupRow {
   confidenceMax = NaN;
   first = NaN;
   last = NaN;
+  unchanged = false;
 }
 
 export interface StoredGroups {
@@ -201,6 +218,8 @@ export interface StoredGroups {
   windows: TrendWindows;
   /** Normal form → its other spellings. */
   spellings: Map<string, string[]>;
+  /** The catalog's companies as the build that kept the rows showed them: id → showCompany. */
+  companies: Map<number, string>;
   /** Every row in order, through one reused StoredGroupRow. */
   iterate(): Generator<StoredGroupRow>;
 }
@@ -220,17 +239,19 @@ export function readGroupStore(path: string, sha256: string): StoredGroups | nul
   if (file.length < GROUPS_MAGIC.length + 8 || file.toString("latin1", 0, GROUPS_MAGIC.length) !== GROUPS_MAGIC) return null;
   const trailerLength = file.readDoubleLE(file.length - 8);
   const end = file.length - 8 - trailerLength;
-  let trailer: { rows: number; windows: TrendWindows; spellings: [string, string[]][] };
+  let trailer: { rows: number; windows: TrendWindows; spellings: [string, string[]][]; companies: [number, string][] };
   try {
     trailer = JSON.parse(file.toString("utf8", end, file.length - 8));
   } catch {
     return null;
   }
+  if (!Array.isArray(trailer?.companies)) return null;
   const text = (at: number, length: number) => file.toString("utf8", at, at + length);
   return {
     rows: trailer.rows,
     windows: trailer.windows,
     spellings: new Map(trailer.spellings),
+    companies: new Map(trailer.companies),
     *iterate() {
       const row = new StoredGroupRow();
       let at = GROUPS_MAGIC.length;
@@ -258,6 +279,7 @@ export function readGroupStore(path: string, sha256: string): StoredGroups | nul
         row.categories = optional();
         row.companyIds = optional();
         row.recent = optional();
+        row.unchanged = false;
         row.count = varint();
         row.undated = varint();
         row.reporters = varint();

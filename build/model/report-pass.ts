@@ -13,7 +13,7 @@ import { tallyCategories } from "../snapshot/report-sql.ts";
 import { startSideAggregates, type SideAggregates } from "../snapshot/side-aggregates.ts";
 import { readUsernameGroups, type GroupRow, type TrendWindows, type UsernameGroups } from "../snapshot/username-groups.ts";
 import type { Catalog } from "./catalog.ts";
-import type { GroupStoreWriter } from "./group-store.ts";
+import { showCompany, type GroupStoreWriter } from "./group-store.ts";
 import { toSampleText, type Rejections } from "./rejections.ts";
 import { rankSpammerRows, selectSpammerLists } from "./spammer-ranking.ts";
 import { SpammerTableBuilder, type SpammerRow, type SpammerTable } from "./spammer-table.ts";
@@ -42,6 +42,8 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
   const windows = { previousStart: day0Start - 13 * 86_400, currentStart: day0Start - 6 * 86_400, currentEnd: day0Start + 86_400 };
   const groups = rows.read ? rows.read(windows) : readUsernameGroups(db, windows);
   const keep = rows.keep;
+  // The companies a kept row may not name for its check file to be the current build's (null: no row was kept).
+  const shownOtherwise = groups.currentCompanies ? findCompaniesShownOtherwise(groups.currentCompanies, catalog) : null;
   const categoryCounts = new Uint32Array(CATEGORIES.length);
   let processed = 0;
   let previous: string | null = null;
@@ -83,13 +85,14 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
       rejections.add(`username_${rejection}`, sample, count);
       continue;
     }
-    table.add(toRow(group, categoryCounts, rankCompanies(group.companyIds, companyIndex, catalog)));
+    const unchanged = group.unchanged === true && shownOtherwise !== null && !namesAny(group.companyIds, shownOtherwise);
+    table.add(toRow(group, categoryCounts, rankCompanies(group.companyIds, companyIndex, catalog)), unchanged);
     if (table.size % 4096 === 0) onProgress?.(processed);
   }
   onProgress?.(processed);
   applySideAggregates(side.take(), catalog, rejections);
   const spammers = table.finish();
-  keep?.finish(windows, groups.spellingsOf);
+  keep?.finish(windows, groups.spellingsOf, catalog.companies);
   return { spammers, lists: selectSpammerLists(spammers, rankSpammerRows(spammers)) };
 }
 
@@ -106,6 +109,26 @@ function toRow(group: GroupRow, categoryCounts: Uint32Array, companies: number[]
     categories: rankCategoryIndexes(categoryCounts),
     companies,
   };
+}
+
+/**
+ * The ids of the companies this build shows otherwise than the current build did (`current`: id
+ * → showCompany): renamed, given another slug, added or gone. A check file shows each company its
+ * username's reports name, and ranks them by name among equals, so a kept row that names one of
+ * these has a check file of other bytes, however unchanged the row.
+ */
+function findCompaniesShownOtherwise(current: ReadonlyMap<number, string>, catalog: Catalog): Set<number> {
+  const ids = new Set<number>();
+  for (const company of catalog.companies) if (current.get(company.id) !== showCompany(company)) ids.add(company.id);
+  for (const id of current.keys()) if (!catalog.companyById.has(id)) ids.add(id);
+  return ids;
+}
+
+/** Whether the comma-separated company ids name any of `ids`. */
+function namesAny(companyIds: string | null, ids: ReadonlySet<number>): boolean {
+  if (!companyIds || ids.size === 0) return false;
+  for (const id of companyIds.split(",")) if (ids.has(Number(id))) return true;
+  return false;
 }
 
 /**

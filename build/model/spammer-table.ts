@@ -25,7 +25,14 @@ export class SpammerTable implements Iterable<Spammer> {
     private readonly companyStarts: Uint32Array,
     private readonly companyCodes: Uint32Array,
     private readonly companies: readonly Company[],
+    /** Per row: 1 when the row is the current build's, companies shown alike (report-pass.ts): its check file has that build's bytes. */
+    private readonly unchangedRows: Uint8Array,
   ) {}
+
+  /** Whether row `row`'s check file has the current build's bytes (an incremental build's kept row, its companies shown alike). */
+  unchanged(row: number): boolean {
+    return this.unchangedRows[row] === 1;
+  }
 
   username(row: number): string {
     return this.usernames[row]!;
@@ -69,7 +76,8 @@ export class SpammerTable implements Iterable<Spammer> {
     for (let i = 0; i < rows.length; i++) yield this.fill(view, rows[i]!);
   }
 
-  private fill(target: Spammer, row: number): Spammer {
+  /** Row `row` into `target` (a Spammer of `views`' kind, its arrays reused). */
+  fill(target: Spammer, row: number): Spammer {
     const { categories, companies } = target;
     categories.length = 0;
     for (let k = this.categoryStarts[row]!, end = this.categoryStarts[row + 1]!; k < end; k++) categories.push(CATEGORIES[this.categoryCodes[k]!]!);
@@ -93,7 +101,7 @@ export class SpammerTable implements Iterable<Spammer> {
   }
 }
 
-function createEmptySpammer(): Spammer {
+export function createEmptySpammer(): Spammer {
   return { username: "", reportsCount: 0, uniqueReports: 0, confidenceMax: 0, firstSeenMs: 0, lastSeenMs: 0, last7Days: 0, previous7Days: 0, categories: [], companies: [] };
 }
 
@@ -125,6 +133,7 @@ export class SpammerTableBuilder {
   private companyStarts = new Uint32Array(INITIAL_ROWS + 1);
   private companyCodes = new Uint32Array(INITIAL_ROWS);
   private companyCount = 0;
+  private unchangedRows = new Uint8Array(INITIAL_ROWS);
 
   constructor(private readonly companies: readonly Company[]) {}
 
@@ -133,11 +142,12 @@ export class SpammerTableBuilder {
     return this.rows;
   }
 
-  /** Appends a row; returns its index. */
-  add(row: SpammerRow): number {
+  /** Appends a row (`unchanged`: see SpammerTable.unchanged); returns its index. */
+  add(row: SpammerRow, unchanged = false): number {
     const index = this.rows;
     if (index + 1 >= this.categoryStarts.length) this.growRows();
     this.usernames.push(row.username);
+    this.unchangedRows[index] = unchanged ? 1 : 0;
     const c = index * 4;
     this.counts[c] = row.reportsCount;
     this.counts[c + 1] = row.uniqueReports;
@@ -170,6 +180,7 @@ export class SpammerTableBuilder {
       this.companyStarts.slice(0, n + 1),
       this.companyCodes.slice(0, this.companyCount),
       this.companies,
+      this.unchangedRows.slice(0, n),
     );
   }
 
@@ -179,6 +190,7 @@ export class SpammerTableBuilder {
     this.numbers = grow(this.numbers, rows * 3);
     this.categoryStarts = grow(this.categoryStarts, rows + 1);
     this.companyStarts = grow(this.companyStarts, rows + 1);
+    this.unchangedRows = grow(this.unchangedRows, rows);
   }
 }
 

@@ -39,6 +39,11 @@ export interface GroupRow {
   readonly currentWeek: number;
   readonly previousWeek: number;
   readonly recent: string | null;
+  /**
+   * Set on a row an incremental build kept from the current build's pass (model/group-source.ts)
+   * whose trend counts the new windows left as they were: the row the current build had.
+   */
+  readonly unchanged?: boolean;
 }
 
 export class UsernameGroupRow implements GroupRow {
@@ -240,6 +245,8 @@ export interface UsernameGroups extends Iterable<GroupRow> {
   firstReportIds(username: string): { first: number | null; firstUndated: number | null; firstUnknownCategory: number | null };
   /** A report's columns as text, as the snapshot holds them (all null for an unknown id). */
   readReport(id: number | null): { username: string | null; created_at: string | null; category: string | null; confidence: string | null };
+  /** When rows were kept from the current build's pass: each company as that build showed it (id → its name and slug, group-store.ts). */
+  currentCompanies?: ReadonlyMap<number, string>;
 }
 
 function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows, spellingsOf: Map<string, unknown[]>): Generator<UsernameGroupRow> {

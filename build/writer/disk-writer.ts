@@ -7,12 +7,12 @@ import { createHash } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
-import { listVariantEncodings, type Encoding } from "../../core/routes/variants.ts";
+import { listVariantEncodings, MIN_VARIANT_SIZE, type Encoding } from "../../core/routes/variants.ts";
 import { BuildError } from "../errors.ts";
 import { startWorker } from "../threads.ts";
 import { hashContent } from "./file-sink.cjs";
 import { makeVariants } from "./variants.cjs";
-import { checkChunkedSize, checkPath, isChunked, toBytes, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
+import { checkChunkedSize, checkPath, isChunked, toBytes, UNCHANGED, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
 import type { ReuseSpec, ReuseStats, WriterMessage, WriterReply, WriteWorkerData } from "./protocol.ts";
 
 const BATCH_FILES = 256;
@@ -54,7 +54,7 @@ class ThreadedDiskWriter implements DiskWriter {
   /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it, [3]: files rewritten so far (protocol.ts). */
   private readonly inFlight = new Int32Array(new SharedArrayBuffer(16));
   private paths: string[] = [];
-  private data: (string | Uint8Array)[] = [];
+  private data: (string | Uint8Array | typeof UNCHANGED)[] = [];
   /** Bytes the batch's data can take in UTF-8 (three per UTF-16 unit of text, at most). */
   private batchBytes = 0;
   /** Set once the worker failed or was stopped; every later call throws it again. */
@@ -62,10 +62,14 @@ class ThreadedDiskWriter implements DiskWriter {
   /** Set once the worker writes nothing more: it finished, failed, or was stopped. */
   private stopped = false;
 
+  /** Whether there is a current build to keep UNCHANGED files from. */
+  private readonly hasCurrent: boolean;
+
   constructor(
     private readonly root: string,
     reuse?: ReuseSpec,
   ) {
+    this.hasCurrent = reuse?.current != null;
     mkdirSync(root, { recursive: true });
     // A dot folder: no path of a build starts with a dot (output.ts), so nothing of it is ever listed.
     this.incoming = reuse ? join(root, `.incoming-${process.pid}`) : null;
@@ -95,10 +99,12 @@ class ThreadedDiskWriter implements DiskWriter {
   write(file: OutputFile): void {
     checkPath(file.path);
     const { data } = file;
-    if (isChunked(data) || data.length >= LARGE_FILE) return this.writeLarge(file);
+    if (data === UNCHANGED) {
+      if (!this.hasCurrent) throw new BuildError(`${file.path}: a file unchanged since the current build, but this writer has no current build`);
+    } else if (isChunked(data) || data.length >= LARGE_FILE) return this.writeLarge(file as OutputFile & { data: string | Uint8Array | ChunkedData });
     this.paths.push(file.path);
     this.data.push(data);
-    this.batchBytes += typeof data === "string" ? data.length * 3 : data.byteLength;
+    if (data !== UNCHANGED) this.batchBytes += typeof data === "string" ? data.length * 3 : data.byteLength;
     this.fileCount++;
     if (this.paths.length >= BATCH_FILES) this.send();
   }
@@ -108,7 +114,7 @@ class ThreadedDiskWriter implements DiskWriter {
    * posting copies it into the worker, so a 150 MB file would briefly cost 300 MB. The worker
    * only lists it in the manifest, after the batches before it, so the order stays the build's.
    */
-  private writeLarge({ path, data }: OutputFile): void {
+  private writeLarge({ path, data }: OutputFile & { data: string | Uint8Array | ChunkedData }): void {
     this.send();
     // Into a folder being brought up to date, the file is written aside (under the same path in a
     // dot folder) and the worker, in order, gives it its name or drops it: see tree-reuse.cjs.
@@ -225,6 +231,12 @@ class ThreadedDiskWriter implements DiskWriter {
     let offset = 0;
     for (let i = 0; i < this.data.length; i++) {
       const data = this.data[i]!;
+      if (data === UNCHANGED) {
+        // No bytes: the worker takes the current build's file, and whichever of its variants it has.
+        lengths[i] = -1;
+        encodings[i] = listVariantEncodings(this.paths[i]!, MIN_VARIANT_SIZE);
+        continue;
+      }
       let length: number;
       if (typeof data === "string") length = bytes.write(data, offset, "utf8");
       else {

@@ -8,6 +8,7 @@ const { VARIANT_SUFFIX } = require("./variants.cjs");
 const { SerialVariants, hashContent } = require("./variant-jobs.cjs");
 
 const MANIFEST_PATH = "manifest.json";
+const NO_BYTES = new Uint8Array(0);
 const FLUSH_AT = 1 << 20;
 
 class FileSink {
@@ -57,18 +58,25 @@ class FileSink {
    * files are stored (by another thread too, with SharedVariants), then stored and listed in order.
    * `current` names the file being stored, for an error. Once `stopped()` says so (the build
    * failed elsewhere), nothing more is stored, not even the rest of the batch.
-   * @param {{ path: string; data: string | Uint8Array; encodings: readonly import("../../core/routes/variants.ts").Encoding[] }[]} files
+   * A file whose `data` is null is the current build's (output.ts UNCHANGED): it is kept or linked
+   * with whichever of `encodings` that build has, as a file of the same bytes would be.
+   * @param {{ path: string; data: string | Uint8Array | null; encodings: readonly import("../../core/routes/variants.ts").Encoding[] }[]} files
    * @param {{ start(jobs: import("./variant-jobs.cjs").VariantJob[]): void; finish(): import("./variant-jobs.cjs").VariantEntry[][] }} variants
    * @param {() => boolean} [stopped]
    */
   writeBatch(files, variants, stopped = () => false) {
     const reuse = this.reuse;
+    /** @type {{ path: string; bytes: Uint8Array; size: number; encodings: readonly import("../../core/routes/variants.ts").Encoding[]; sha256: string; how: "kept" | "linked" | "write" }[]} */
     const placed = files.map(({ path, data, encodings }) => {
       this.current = path;
+      if (data === null) {
+        if (!reuse) throw new Error("a file unchanged since the current build, but no current build to take it from");
+        return { path, bytes: NO_BYTES, encodings, ...reuse.placeCurrent(path) };
+      }
       const bytes = typeof data === "string" ? Buffer.from(data) : data;
-      if (!reuse) return { path, bytes, encodings, sha256: hashContent(bytes), how: /** @type {const} */ ("write") };
+      if (!reuse) return { path, bytes, size: bytes.byteLength, encodings, sha256: hashContent(bytes), how: /** @type {const} */ ("write") };
       const digest = crypto.hash("sha256", bytes, "buffer");
-      return { path, bytes, encodings, sha256: digest.toString("hex"), how: reuse.place(path, digest) };
+      return { path, bytes, size: bytes.byteLength, encodings, sha256: digest.toString("hex"), how: reuse.place(path, digest) };
     });
     variants.start(placed.filter((file) => file.how === "write" && file.encodings.length > 0));
     for (const file of placed) {
@@ -79,8 +87,8 @@ class FileSink {
     }
     const made = variants.finish();
     let next = 0;
-    for (const { path, bytes, encodings, sha256, how } of placed) {
-      this.list(path, bytes.byteLength, sha256);
+    for (const { path, size, encodings, sha256, how } of placed) {
+      this.list(path, size, sha256);
       if (encodings.length === 0) continue;
       if (how !== "write") {
         for (const encoding of encodings) {

@@ -2,4 +2,4 @@
 export { createDiskWriter, hashFile, type DiskWriter } from "./disk-writer.ts";
 export { hashContent, MANIFEST_PATH } from "./file-sink.cjs";
 export { MemoryWriter } from "./memory-writer.ts";
-export type { ChunkedData, OutputFile, Writer } from "./output.ts";
+export { UNCHANGED, type ChunkedData, type OutputFile, type Writer } from "./output.ts";

@@ -10,8 +10,16 @@ import { MANIFEST_PATH } from "./file-sink.cjs";
 export interface OutputFile {
   /** Path inside dist, `/`-separated, e.g. `api/check/foo.json`. */
   path: string;
-  data: string | Uint8Array | ChunkedData;
+  data: string | Uint8Array | ChunkedData | typeof UNCHANGED;
 }
+
+/**
+ * The data of a file an incremental build knows to have the current build's bytes without
+ * making them (EmitContext.unchanged says when an emitter may hand it over): the writer keeps
+ * or links the current build's file, its variants and its manifest line, as it would for the
+ * same bytes. A writer with no current build refuses it.
+ */
+export const UNCHANGED: unique symbol = Symbol("the current build's bytes");
 
 /**
  * A large file handed over as its bytes in order, made while it is written, so that it is never
@@ -42,8 +50,9 @@ export interface Writer {
 
 export const isChunked = (data: OutputFile["data"]): data is ChunkedData => typeof data === "object" && !ArrayBuffer.isView(data);
 
-/** The bytes of a file in one buffer (for writers that keep files whole). */
+/** The bytes of a file in one buffer (for writers that keep files whole, and so have no current build to keep a file from). */
 export function toBytes(data: OutputFile["data"]): string | Uint8Array {
+  if (data === UNCHANGED) throw new BuildError("a file unchanged since the current build reached a writer that has no current build");
   if (!isChunked(data)) return data;
   const bytes = Buffer.concat([...data.chunks()]);
   checkChunkedSize(bytes.byteLength, data);

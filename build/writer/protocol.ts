@@ -43,7 +43,9 @@ export interface ReuseStats {
 export type WriterMessage =
   /**
    * Files back to back in one transferred buffer: file i is `lengths[i]` bytes, after those
-   * before it; `encodings[i]` are the variants to make of it (core/routes/variants.ts).
+   * before it; `encodings[i]` are the variants to make of it (core/routes/variants.ts). A length
+   * of -1 is a file with no bytes here, the current build's (output.ts UNCHANGED): `encodings[i]`
+   * are then those it may have.
    */
   | { type: "batch"; paths: string[]; lengths: number[]; encodings: (readonly Encoding[])[]; buffer: ArrayBuffer }
   /** A file the main thread wrote itself (a large one): list it in the manifest, in order. */

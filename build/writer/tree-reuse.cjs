@@ -374,6 +374,21 @@ class TreeReuse {
   }
 
   /**
+   * A file of the new build known to have the current build's bytes at `path` without them
+   * (output.ts UNCHANGED): placed as a file of those bytes would be, so kept or linked. Its size
+   * and hash are the current manifest's. A path the current build does not have is a bug.
+   * @param {string} path
+   * @returns {{ how: "kept" | "linked"; size: number; sha256: string }}
+   */
+  placeCurrent(path) {
+    const slot = this.current === null ? -1 : this.paths.get(path);
+    if (slot === -1 || !this.now.has(slot)) throw new Error(`said to be unchanged, but the current build has no ${path}`);
+    const how = this.place(path, this.now.hashes.subarray(slot * HASH_BYTES, (slot + 1) * HASH_BYTES));
+    if (how === "write") throw new Error(`said to be unchanged, but ${path} could not be taken from the current build`);
+    return { how, size: /** @type {number} */ (this.now.sizes[slot]), sha256: this.now.hashHex(slot) };
+  }
+
+  /**
    * A variant of a file that was kept or linked: it is in place too, from the same side.
    * Returns its size and hash for the manifest, or null when that side has no such variant (it
    * was no smaller than the file, variants.cjs).

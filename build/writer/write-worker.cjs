@@ -124,8 +124,11 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       let offset = 0;
       const files = message.paths.map((path, i) => {
         const length = /** @type {number} */ (message.lengths[i]);
+        const encodings = /** @type {readonly import("../../core/routes/variants.ts").Encoding[]} */ (message.encodings[i]);
+        // -1: the current build's file (protocol.ts).
+        if (length < 0) return { path, data: null, encodings };
         offset += length;
-        return { path, data: bytes.subarray(offset - length, offset), encodings: /** @type {readonly import("../../core/routes/variants.ts").Encoding[]} */ (message.encodings[i]) };
+        return { path, data: bytes.subarray(offset - length, offset), encodings };
       });
       try {
         sink.writeBatch(files, variants, () => Atomics.load(state, 2) !== 0);

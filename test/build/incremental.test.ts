@@ -249,6 +249,13 @@ describe("what it counts", () => {
     const again = buildInto(out, base);
     expect(again.mode).toMatchObject({ mode: "incremental", base: "previous", changed: { usernames: 2, companies: 0 } });
     if (again.mode.mode === "incremental") expect(again.mode.kept).toBeGreaterThan(again.mode.written * 10);
+    // The other usernames' check files were not made again (but the few the docs' examples show).
+    for (const built of [summary, again]) {
+      if (built.mode.mode !== "incremental") throw new Error("not incremental");
+      expect(built.mode.unmade).toBe(built.checkPhase.unmade);
+      expect(built.mode.unmade).toBeLessThanOrEqual(built.counts.usernames - 2);
+      expect(built.mode.unmade).toBeGreaterThan(built.counts.usernames - 12);
+    }
     expectSameAsFull(again, base, { onDisk: true });
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
-import { createDiskWriter, hashFile, MemoryWriter } from "../../build/writer/index.ts";
+import { createDiskWriter, hashFile, MemoryWriter, UNCHANGED } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
 import { FileSink } from "../../build/writer/file-sink.cjs";
 import { SerialVariants, SharedVariants, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
@@ -54,6 +54,48 @@ describe("the writer", () => {
     for (const [path, bytes] of memory.files) expect(readFileSync(join(root, path)), path).toEqual(bytes);
     expect(disk.fileCount).toBe(7);
     expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("keeps a file handed over as UNCHANGED from the current build: the manifest its bytes give, variants and all, linked", () => {
+    const current = join(dir, "unchanged-current");
+    const files = [
+      { path: "api/check/a.json", data: JSON.stringify({ reports: Array.from({ length: 400 }, (_, i) => i) }) },
+      { path: "api/check/b.json", data: "{}" },
+    ];
+    const first = createDiskWriter(current);
+    for (const file of files) first.write(file);
+    first.finish({});
+    const next = join(dir, "unchanged-next");
+    const disk = createDiskWriter(next, { hasBase: false, current, watch: { usernames: "api/check/" } });
+    const memory = new MemoryWriter();
+    for (const file of files) {
+      disk.write({ path: file.path, data: UNCHANGED });
+      memory.write(file);
+    }
+    const fresh = { path: "api/check/c.json", data: "{\"found\":true}" };
+    disk.write(fresh);
+    memory.write(fresh);
+    disk.finish({});
+    memory.finish({});
+    expect([...memory.files.keys()]).toEqual(["api/check/a.json", "api/check/a.json.br", "api/check/a.json.gz", "api/check/b.json", "api/check/c.json", "manifest.json"]);
+    expect(readFileSync(join(next, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
+    for (const path of ["api/check/a.json", "api/check/a.json.br", "api/check/b.json"]) expect(statSync(join(next, path)).ino, path).toBe(statSync(join(current, path)).ino);
+    expect(disk.reused).toMatchObject({ written: 1, linked: 4, changed: { usernames: 1 } });
+    expect(disk.byteCount).toBe(memory.byteCount);
+  });
+
+  it("refuses UNCHANGED without a current build, and for a path the current build does not have", () => {
+    const lone = createDiskWriter(join(dir, "unchanged-lone"));
+    expect(() => lone.write({ path: "api/check/a.json", data: UNCHANGED })).toThrow(BuildError);
+    lone.abort();
+    expect(() => new MemoryWriter().write({ path: "api/check/a.json", data: UNCHANGED })).toThrow(BuildError);
+    const current = join(dir, "unchanged-current-2");
+    const first = createDiskWriter(current);
+    first.write({ path: "api/check/a.json", data: "{}" });
+    first.finish({});
+    const disk = createDiskWriter(join(dir, "unchanged-missing"), { hasBase: false, current, watch: {} });
+    disk.write({ path: "api/check/zz.json", data: UNCHANGED });
+    expect(() => disk.finish({})).toThrow(/writing api\/check\/zz\.json: said to be unchanged, but the current build has no api\/check\/zz\.json/);
   });
 
   it("writes large files on the calling thread and lists them in the manifest in build order", () => {
