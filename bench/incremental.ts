@@ -104,7 +104,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
     const mode = summary.mode;
     const what =
       mode.mode === "incremental"
-        ? `${fmt(mode.written, 0)} written, ${fmt(mode.kept, 0)} kept, ${fmt(mode.deleted, 0)} deleted; ${Object.entries(mode.changed).map(([k, n]) => `${fmt(n, 0)} ${k}`).join(", ")} changed; ${describeReports(mode.reports)}`
+        ? `${fmt(mode.written, 0)} written, ${fmt(mode.kept, 0)} kept, ${fmt(mode.deleted, 0)} deleted; ${Object.entries(mode.changed).map(([k, n]) => `${fmt(n, 0)} ${k}`).join(", ")} changed; ${describeReports(mode.reports)}${mode.unmade ? `; ${fmt(mode.unmade, 0)} files not made again` : ""}`
         : mode.mode === "unchanged"
           ? `nothing built: ${fmt(mode.kept, 0)} kept`
           : `full: ${mode.reason}`;
@@ -241,7 +241,7 @@ export function readSummary(dist: string): {
   buildId: string;
   buildDir: string;
   timings: Record<string, number>;
-  mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number>; reports?: { usernames: number } | { reason: string } };
+  mode: { mode: string; reason?: string; written: number; kept: number; deleted: number; changed: Record<string, number>; reports?: { usernames: number } | { reason: string }; unmade?: number };
 } {
   return JSON.parse(readFileSync(join(dist, "..", ".dist-builds", "last-build.json"), "utf8"));
 }

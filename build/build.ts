@@ -109,8 +109,11 @@ export interface BuildSummary {
    * many of them an incremental build handed over unmade (the current build's: writer/output.ts UNCHANGED).
    */
   checkPhase: { files: number; seconds: number; unmade: number };
-  /** Every file, and the seconds the writer thread spent hashing and writing them. */
-  writes: { files: number; seconds: number };
+  /**
+   * Every file, the seconds the writer thread spent hashing and writing them, and how many files
+   * an incremental build handed over unmade (check files and company files: writer/output.ts UNCHANGED).
+   */
+  writes: { files: number; seconds: number; unmade: number };
   /** What went wrong after the build was published (removing old builds, writing last-build.json): the build stands. */
   warnings: string[];
   /** What the operator should know about this snapshot's output, though it built (an empty fingerprint library). */
@@ -129,7 +132,7 @@ export type BuildMode =
       base: "previous" | "linked";
       /** Whose reports the pass read again (the others' rows were kept), or why it read every report (build/kept-model.ts). */
       reports: { usernames: number } | { reason: string };
-      /** Check files not made again: the current build's, kept or linked (writer/output.ts UNCHANGED). */
+      /** Files not made again (check files, company badges, widgets and embeds): the current build's, kept or linked (writer/output.ts UNCHANGED). */
       unmade: number;
       /** Usernames (check files) and companies (cards) whose files differ from the current build's: new, changed or gone. */
       changed: Record<string, number>;
@@ -236,7 +239,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
   }
   // Published: what is left is housekeeping, whose failure must not call a published build failed.
   const { result, id, buildDir, previous } = published;
-  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows, result.checkPhase.unmade) };
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows, result.writes.unmade) };
   try {
     const manifest = hashFile(join(buildDir, MANIFEST_PATH));
     const model = passRows.keep(id) ?? undefined;
@@ -268,7 +271,7 @@ function finishUnchanged(layout: BuildsLayout, plan: Extract<BuildPlan, { mode: 
     timings,
     rssAfter: { digest: Math.round(process.memoryUsage.rss() / 2 ** 20) },
     checkPhase: { files: 0, seconds: 0, unmade: 0 },
-    writes: { files: 0, seconds: 0 },
+    writes: { files: 0, seconds: 0, unmade: 0 },
     warnings: [],
     mode: { mode: "unchanged", kept: stored.files },
   };
@@ -390,7 +393,7 @@ function runBuild(
     timings,
     rssAfter,
     checkPhase,
-    writes: { files: writer.fileCount, seconds: writer.writeSeconds },
+    writes: { files: writer.fileCount, seconds: writer.writeSeconds, unmade },
     notices,
   };
 }

@@ -1,6 +1,7 @@
 import type { Urls } from "../core/urls.ts";
 import type { ExampleCollector } from "./examples.ts";
 import type { Model } from "./model/types.ts";
+import { UNCHANGED, type OutputFile } from "./writer/index.ts";
 
 /**
  * What every emitter gets: the finished model, the URL builder for the deployment's base URL,
@@ -19,6 +20,14 @@ export interface EmitContext {
    * keeps or links that build's file. A file the examples show is always made (ExampleCollector.wants).
    */
   unchanged: boolean;
+}
+
+/**
+ * The file at `path`: UNCHANGED when the model says its bytes are the current build's (`same`) and
+ * the writer takes that (EmitContext.unchanged), unless the examples show it; else made by `make`.
+ */
+export function makeUnlessUnchanged(ctx: EmitContext, same: boolean, path: string, make: () => OutputFile["data"]): OutputFile {
+  return { path, data: same && ctx.unchanged && !ctx.examples.wants(path) ? UNCHANGED : make() };
 }
 
 /** Compact JSON: the files are served as they are, so no whitespace goes over the wire. */

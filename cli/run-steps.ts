@@ -53,6 +53,6 @@ export function describeMode(mode: BuildSummary["mode"]): string {
   const changed = Object.entries(mode.changed).map(([name, n]) => `${formatCount(n)} ${name}`);
   const onto = mode.base === "previous" ? "" : " (into a new folder: no earlier folder to bring up to date)";
   const reports = "usernames" in mode.reports ? `reports of ${formatCount(mode.reports.usernames)} usernames read again` : `every report read: ${mode.reports.reason}`;
-  const unmade = mode.unmade > 0 ? `, ${formatCount(mode.unmade)} check files not made again` : "";
+  const unmade = mode.unmade > 0 ? `, ${formatCount(mode.unmade)} files not made again` : "";
   return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted; ${reports}${unmade}${onto}`;
 }

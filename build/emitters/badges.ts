@@ -12,7 +12,7 @@ import { toShieldsEndpoint } from "../../core/svg/shields-endpoint.ts";
 import { NOT_FOUND_BADGE_FILE } from "../../core/routes/table.ts";
 import { renderCompanyCardSvg, type CardInput } from "../../core/svg/card.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
-import { toJson, type EmitContext } from "../context.ts";
+import { makeUnlessUnchanged, toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
 import { getCompanyWeeks } from "../api-json/company.ts";
@@ -32,12 +32,16 @@ function toCardInput(company: Company): CardInput {
   };
 }
 
-export function* emitBadges({ model }: EmitContext): Generator<OutputFile> {
-  for (const company of model.ranked) {
-    const card = toCardInput(company);
-    yield { path: getRouteFile("getBadge", { slug: company.slug }), data: renderCompanyBadge(card) };
-    yield { path: getRouteFile("getBadgeJson", { slug: company.slug }), data: toJson(toShieldsEndpoint(getCompanyBadge(card))) };
-    yield { path: getRouteFile("getCard", { slug: company.slug }), data: renderCompanyCardSvg(card) };
+export function* emitBadges(ctx: EmitContext): Generator<OutputFile> {
+  for (const company of ctx.model.ranked) {
+    // A company shown as the current build showed it: its three files are that build's (Model.unchangedCompanies).
+    const same = ctx.model.unchangedCompanies.has(company.id);
+    let input: CardInput | undefined;
+    const card = () => (input ??= toCardInput(company));
+    const { slug } = company;
+    yield makeUnlessUnchanged(ctx, same, getRouteFile("getBadge", { slug }), () => renderCompanyBadge(card()));
+    yield makeUnlessUnchanged(ctx, same, getRouteFile("getBadgeJson", { slug }), () => toJson(toShieldsEndpoint(getCompanyBadge(card()))));
+    yield makeUnlessUnchanged(ctx, same, getRouteFile("getCard", { slug }), () => renderCompanyCardSvg(card()));
   }
   yield { path: NOT_FOUND_BADGE_FILE, data: renderNotFoundBadge() };
 }

@@ -5,7 +5,7 @@
  */
 import { getRouteFile } from "../../core/routes/match.ts";
 import { renderCompanyCard, renderWidget } from "../api-json/company.ts";
-import { toJson, type EmitContext } from "../context.ts";
+import { makeUnlessUnchanged, toJson, type EmitContext } from "../context.ts";
 import type { OutputFile } from "../writer/index.ts";
 
 export function* emitCompanyCards({ model, urls }: EmitContext): Generator<OutputFile> {
@@ -14,8 +14,9 @@ export function* emitCompanyCards({ model, urls }: EmitContext): Generator<Outpu
   }
 }
 
-export function* emitWidgets({ model, urls }: EmitContext): Generator<OutputFile> {
-  for (const company of model.ranked) {
-    yield { path: getRouteFile("getWidget", { slug: company.slug }), data: toJson(renderWidget(company, urls)) };
+export function* emitWidgets(ctx: EmitContext): Generator<OutputFile> {
+  for (const company of ctx.model.ranked) {
+    const path = getRouteFile("getWidget", { slug: company.slug });
+    yield makeUnlessUnchanged(ctx, ctx.model.unchangedCompanies.has(company.id), path, () => toJson(renderWidget(company, ctx.urls)));
   }
 }

@@ -152,13 +152,16 @@ export class GroupStoreWriter {
     this.rows++;
   }
 
-  /** `companies`: the catalog's, as this build shows them (the next build compares its own with them: group-source.ts). */
-  finish(windows: TrendWindows, spellingsOf: ReadonlyMap<string, readonly unknown[]>, companies: readonly CompanyShown[]): void {
+  /**
+   * `companies`: the catalog's, by id, as this build shows them in check files (showCompany) and
+   * in their badges, widgets and embeds (api-json/company.ts showCompanyWidgets); the next build
+   * compares its own with them (report-pass.ts).
+   */
+  finish(windows: TrendWindows, spellingsOf: ReadonlyMap<string, readonly unknown[]>, companies: ReadonlyMap<number, CompanyShows>): void {
     if (this.failed !== null) return;
     try {
       const spellings = [...spellingsOf].map(([normal, raws]) => [normal, raws.filter((raw) => raw !== normal)]);
-      const shown = companies.map((c) => [c.id, showCompany(c)]);
-      const trailer = Buffer.from(JSON.stringify({ rows: this.rows, windows, spellings, companies: shown }));
+      const trailer = Buffer.from(JSON.stringify({ rows: this.rows, windows, spellings, companies: [...companies] }));
       this.file.write(trailer);
       const length = Buffer.alloc(8);
       length.writeDoubleLE(trailer.length);
@@ -180,6 +183,9 @@ export interface CompanyShown {
   name: string;
   slug: string;
 }
+
+/** A company as the check files show it and as its badges, widget and embeds do (each one string: two builds show it alike when they are equal). */
+export type CompanyShows = readonly [checkFiles: string, widgets: string];
 
 /** A company as the check files show it, as one string: two builds show it alike when the strings are equal. */
 export function showCompany(company: CompanyShown): string {
@@ -218,8 +224,8 @@ export interface StoredGroups {
   windows: TrendWindows;
   /** Normal form → its other spellings. */
   spellings: Map<string, string[]>;
-  /** The catalog's companies as the build that kept the rows showed them: id → showCompany. */
-  companies: Map<number, string>;
+  /** The catalog's companies as the build that kept the rows showed them (id → CompanyShows). */
+  companies: Map<number, CompanyShows>;
   /** Every row in order, through one reused StoredGroupRow. */
   iterate(): Generator<StoredGroupRow>;
 }
@@ -239,7 +245,7 @@ export function readGroupStore(path: string, sha256: string): StoredGroups | nul
   if (file.length < GROUPS_MAGIC.length + 8 || file.toString("latin1", 0, GROUPS_MAGIC.length) !== GROUPS_MAGIC) return null;
   const trailerLength = file.readDoubleLE(file.length - 8);
   const end = file.length - 8 - trailerLength;
-  let trailer: { rows: number; windows: TrendWindows; spellings: [string, string[]][]; companies: [number, string][] };
+  let trailer: { rows: number; windows: TrendWindows; spellings: [string, string[]][]; companies: [number, CompanyShows][] };
   try {
     trailer = JSON.parse(file.toString("utf8", end, file.length - 8));
   } catch {

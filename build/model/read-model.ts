@@ -52,6 +52,7 @@ export function readModel(db: Snapshot, options: ReadModelOptions = {}): Model {
     people: catalog.people,
     spammers: pass.spammers,
     spammerLists: pass.lists,
+    unchangedCompanies: pass.unchangedCompanies,
     content,
     chats: readChatStatuses(content.chats, asOfMs, parseInstant, rejections),
     detectionRules: selectDetectionRules(rows.detectionRules, parseInstant, rejections),

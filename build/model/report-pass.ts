@@ -13,7 +13,8 @@ import { tallyCategories } from "../snapshot/report-sql.ts";
 import { startSideAggregates, type SideAggregates } from "../snapshot/side-aggregates.ts";
 import { readUsernameGroups, type GroupRow, type TrendWindows, type UsernameGroups } from "../snapshot/username-groups.ts";
 import type { Catalog } from "./catalog.ts";
-import { showCompany, type GroupStoreWriter } from "./group-store.ts";
+import { showCompanyWidgets } from "../api-json/company.ts";
+import { showCompany, type CompanyShows, type GroupStoreWriter } from "./group-store.ts";
 import { toSampleText, type Rejections } from "./rejections.ts";
 import { rankSpammerRows, selectSpammerLists } from "./spammer-ranking.ts";
 import { SpammerTableBuilder, type SpammerRow, type SpammerTable } from "./spammer-table.ts";
@@ -22,6 +23,8 @@ import { TREND_DAYS, type SpammerLists } from "./types.ts";
 export interface ReportPass {
   spammers: SpammerTable;
   lists: SpammerLists;
+  /** Ids of the companies whose badges, widget and embeds have the current build's bytes (an incremental build's: Model.unchangedCompanies). */
+  unchangedCompanies: ReadonlySet<number>;
 }
 
 /** Where the username rows come from (default: SQLite aggregates every report), and where they are kept for the next build. */
@@ -92,8 +95,11 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
   onProgress?.(processed);
   applySideAggregates(side.take(), catalog, rejections);
   const spammers = table.finish();
-  keep?.finish(windows, groups.spellingsOf, catalog.companies);
-  return { spammers, lists: selectSpammerLists(spammers, rankSpammerRows(spammers)) };
+  const shows = new Map<number, CompanyShows>(catalog.companies.map((c) => [c.id, [showCompany(c), showCompanyWidgets(c)]]));
+  const unchangedCompanies = new Set<number>();
+  for (const [id, [, widgets]] of shows) if (groups.currentCompanies?.get(id)?.[1] === widgets) unchangedCompanies.add(id);
+  keep?.finish(windows, groups.spellingsOf, shows);
+  return { spammers, lists: selectSpammerLists(spammers, rankSpammerRows(spammers)), unchangedCompanies };
 }
 
 function toRow(group: GroupRow, categoryCounts: Uint32Array, companies: number[]): SpammerRow {
@@ -117,9 +123,9 @@ function toRow(group: GroupRow, categoryCounts: Uint32Array, companies: number[]
  * username's reports name, and ranks them by name among equals, so a kept row that names one of
  * these has a check file of other bytes, however unchanged the row.
  */
-function findCompaniesShownOtherwise(current: ReadonlyMap<number, string>, catalog: Catalog): Set<number> {
+function findCompaniesShownOtherwise(current: ReadonlyMap<number, CompanyShows>, catalog: Catalog): Set<number> {
   const ids = new Set<number>();
-  for (const company of catalog.companies) if (current.get(company.id) !== showCompany(company)) ids.add(company.id);
+  for (const company of catalog.companies) if (current.get(company.id)?.[0] !== showCompany(company)) ids.add(company.id);
   for (const id of current.keys()) if (!catalog.companyById.has(id)) ids.add(id);
   return ids;
 }

@@ -119,6 +119,12 @@ export interface Model {
   /** Every valid reported username, in username order. */
   spammers: SpammerTable;
   spammerLists: SpammerLists;
+  /**
+   * Ids of the companies an incremental build shows in their badges, widget and embeds as the
+   * current build did (api-json/company.ts showCompanyWidgets), whose files therefore have its
+   * bytes; empty when no row was kept from the current build.
+   */
+  unchangedCompanies: ReadonlySet<number>;
   content: ContentPages;
   /** Every chat with an address, in id order (the chat rows of `content`). */
   chats: readonly ChatStatus[];

@@ -3,6 +3,7 @@
  * normalised username, in username order, stepped on a query thread (group-worker.cjs) a batch
  * ahead of the main thread that reads them.
  */
+import type { CompanyShows } from "../model/group-store.ts";
 import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
 import { compareCodePoints } from "../../core/order.ts";
 import { normalizeUsername } from "../../core/username.ts";
@@ -245,8 +246,8 @@ export interface UsernameGroups extends Iterable<GroupRow> {
   firstReportIds(username: string): { first: number | null; firstUndated: number | null; firstUnknownCategory: number | null };
   /** A report's columns as text, as the snapshot holds them (all null for an unknown id). */
   readReport(id: number | null): { username: string | null; created_at: string | null; category: string | null; confidence: string | null };
-  /** When rows were kept from the current build's pass: each company as that build showed it (id → its name and slug, group-store.ts). */
-  currentCompanies?: ReadonlyMap<number, string>;
+  /** When rows were kept from the current build's pass: each company as that build showed it (id → CompanyShows, group-store.ts). */
+  currentCompanies?: ReadonlyMap<number, CompanyShows>;
 }
 
 function* iterateUsernameGroups(db: Snapshot, windows: TrendWindows, spellingsOf: Map<string, unknown[]>): Generator<UsernameGroupRow> {

@@ -14,7 +14,6 @@ import { createCheckSerializer, createSpammerItemSerializer, renderCheckResult, 
 import { formatListPage } from "../../build/emitters/spammers.ts";
 import { readModel } from "../../build/model/read-model.ts";
 import type { Company, Spammer } from "../../build/model/types.ts";
-import { showCompany } from "../../build/model/group-store.ts";
 import { openSnapshot } from "../../build/snapshot/open.ts";
 import { createUrls } from "../../core/urls.ts";
 import { BASE_URL, createSnapshot, makeTempDir } from "../helpers/fixture.ts";
@@ -101,37 +100,5 @@ describe("the spammer dump's record formatter", () => {
   it.each(ODD_VALUES)("matches the general CSV path with %s", (_label, base, value) => {
     const urls = createUrls(base);
     expect(createSpammerRecordFormatter(urls)(value)).toBe(formatCsvRecords([toSpammerCells(value, urls)]));
-  });
-});
-
-describe("what a check file shows of its companies", () => {
-  // An incremental build keeps a username's check file when its row and its companies' showCompany
-  // are unchanged (build/model/report-pass.ts): a check file that showed more of a company would be
-  // kept stale. Each field changed alone must change the file only if it changes showCompany.
-  it("is what showCompany holds, nothing more", () => {
-    const serialize = createCheckSerializer(createUrls(BASE_URL));
-    const base = company("Acme", "acme");
-    const changes: Partial<Company>[] = [
-      { id: 2 },
-      { name: "Acme Group" },
-      { slug: "acme-group" },
-      { category: "gambling" },
-      { website: "https://acme.example" },
-      { aliases: ["Acme Inc"] },
-      { reportsCount: 50 },
-      { firstReportMs: 1_600_000_000_000 },
-      { lastReportMs: 1_700_000_000_000 },
-      { recentDays: Int32Array.from({ length: 14 }, (_, i) => i) },
-      { categoryCounts: Uint32Array.from({ length: 12 }, (_, i) => i) },
-    ];
-    // Every field of Company is changed by one of these (a field added later must be added here).
-    expect(new Set(changes.flatMap((c) => Object.keys(c)))).toEqual(new Set(Object.keys(base)));
-    const other = company("Beta", "beta");
-    for (const change of changes) {
-      const changed = { ...base, ...change };
-      const before = serialize(spammer({ companies: [base, other] }));
-      const after = serialize(spammer({ companies: [changed, other] }));
-      expect(after !== before, Object.keys(change)[0]).toBe(showCompany(changed) !== showCompany(base));
-    }
   });
 });
