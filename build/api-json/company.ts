@@ -8,27 +8,10 @@ import type { CompanyCard, Widget } from "../../core/routes/schemas.ts";
 import { formatDate } from "../../core/time.ts";
 import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.ts";
 import type { Urls } from "../../core/urls.ts";
+import { getCompanyWeeks } from "../model/company-shows.ts";
 import type { Company } from "../model/types.ts";
 
-/** Complaints in the last 7 days (day-6..day-0), in the 7 before, and per day of the last 7. */
-export function getCompanyWeeks(company: Company): { current: number; previous: number; days: number[] } {
-  const days = Array.from(company.recentDays.subarray(7));
-  const previous = company.recentDays.subarray(0, 7).reduce((a, b) => a + b, 0);
-  return { current: days.reduce((a, b) => a + b, 0), previous, days };
-}
-
-/**
- * What a company's badge, shields JSON, card, widget and embeds show of it, as one string (their
- * URLs are its slug's under the build's base URL, which an incremental build keeps): when two
- * builds' strings are equal, so are those nine files. An incremental build keeps the files of a
- * company whose string is the current build's (model/report-pass.ts); a test changes every field
- * of Company alone and holds the renderers to it.
- */
-export function showCompanyWidgets(company: Company): string {
-  const { current, previous, days } = getCompanyWeeks(company);
-  const top = rankCategories(company.categoryCounts)[0] ?? company.category;
-  return JSON.stringify([company.name, company.slug, company.category, company.reportsCount, current, previous, days, top]);
-}
+export { getCompanyWeeks };
 
 export function renderCompanyCard(company: Company, urls: Urls): CompanyCard {
   const { current, previous } = getCompanyWeeks(company);

@@ -19,7 +19,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
-import type { GroupRow, TrendWindows } from "../snapshot/username-groups.ts";
+import type { CompanyShows, GroupRow, TrendWindows } from "../snapshot/username-groups.ts";
 import type { SplitRows } from "../snapshot/digest.ts";
 import { ROW_BYTES } from "../snapshot/row-keys.cjs";
 
@@ -153,8 +153,8 @@ export class GroupStoreWriter {
   }
 
   /**
-   * `companies`: the catalog's, by id, as this build shows them in check files (showCompany) and
-   * in their badges, widgets and embeds (api-json/company.ts showCompanyWidgets); the next build
+   * `companies`: the catalog's, by id, as this build shows them in check files and in their
+   * badges, widgets and embeds (model/company-shows.ts); the next build
    * compares its own with them (report-pass.ts).
    */
   finish(windows: TrendWindows, spellingsOf: ReadonlyMap<string, readonly unknown[]>, companies: ReadonlyMap<number, CompanyShows>): void {
@@ -175,21 +175,6 @@ export class GroupStoreWriter {
   abandon(): void {
     this.file.abandon();
   }
-}
-
-/** What a check file shows of a company it names (build/api-json/check.ts): its name and slug. */
-export interface CompanyShown {
-  id: number;
-  name: string;
-  slug: string;
-}
-
-/** A company as the check files show it and as its badges, widget and embeds do (each one string: two builds show it alike when they are equal). */
-export type CompanyShows = readonly [checkFiles: string, widgets: string];
-
-/** A company as the check files show it, as one string: two builds show it alike when the strings are equal. */
-export function showCompany(company: CompanyShown): string {
-  return JSON.stringify([company.name, company.slug]);
 }
 
 /** Counts are non-negative integers: seven bits a byte, low first. */

@@ -121,7 +121,7 @@ export interface Model {
   spammerLists: SpammerLists;
   /**
    * Ids of the companies an incremental build shows in their badges, widget and embeds as the
-   * current build did (api-json/company.ts showCompanyWidgets), whose files therefore have its
+   * current build did (model/company-shows.ts showCompanyWidgets), whose files therefore have its
    * bytes; empty when no row was kept from the current build.
    */
   unchangedCompanies: ReadonlySet<number>;

@@ -3,7 +3,6 @@
  * normalised username, in username order, stepped on a query thread (group-worker.cjs) a batch
  * ahead of the main thread that reads them.
  */
-import type { CompanyShows } from "../model/group-store.ts";
 import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
 import { compareCodePoints } from "../../core/order.ts";
 import { normalizeUsername } from "../../core/username.ts";
@@ -239,6 +238,9 @@ export function lookUpReports(db: Snapshot, spellingsOf: ReadonlyMap<string, unk
  * rather than aggregated for every username (two aggregates fewer per report: an eighth of the
  * pass's SQLite time).
  */
+/** A company as the check files show it and as its badges, widget and embeds do (model/company-shows.ts), kept between builds. */
+export type CompanyShows = readonly [checkFiles: string, widgets: string];
+
 export interface UsernameGroups extends Iterable<GroupRow> {
   /** Every raw spelling of each normal form spelled more than one way (the normal form first), once the rows have been read. */
   spellingsOf: ReadonlyMap<string, unknown[]>;

@@ -7,13 +7,12 @@
  * here rather than leave stale files in incremental builds.
  */
 import { describe, expect, it } from "vitest";
-import { showCompanyWidgets } from "../../build/api-json/company.ts";
 import { createCheckSerializer } from "../../build/api-json/check.ts";
 import type { EmitContext } from "../../build/context.ts";
 import { emitBadges } from "../../build/emitters/badges.ts";
 import { emitWidgets } from "../../build/emitters/company.ts";
 import { emitEmbeds } from "../../build/emitters/embeds.ts";
-import { showCompany } from "../../build/model/group-store.ts";
+import { showCompany, showCompanyWidgets } from "../../build/model/company-shows.ts";
 import type { Company, Spammer } from "../../build/model/types.ts";
 import { createUrls } from "../../core/urls.ts";
 import { BASE_URL } from "../helpers/fixture.ts";
