@@ -5,9 +5,9 @@
  */
 import { createFileFiller } from "../../core/routes/match.ts";
 import { createCheckSerializer } from "../api-json/check.ts";
-import type { EmitContext } from "../context.ts";
+import { makeUnlessUnchanged, type EmitContext } from "../context.ts";
 import { createEmptySpammer } from "../model/spammer-table.ts";
-import { UNCHANGED, type OutputFile } from "../writer/index.ts";
+import type { OutputFile } from "../writer/index.ts";
 
 const checkFile = createFileFiller("checkUsername");
 
@@ -16,9 +16,7 @@ export function* emitCheckFiles(ctx: EmitContext): Generator<OutputFile> {
   const table = ctx.model.spammers;
   const view = createEmptySpammer();
   for (let row = 0; row < table.size; row++) {
-    const path = checkFile(table.username(row));
     // A row the current build had, showing its companies alike: that build's file, not made again.
-    if (ctx.unchanged && table.unchanged(row) && !ctx.examples.wants(path)) yield { path, data: UNCHANGED };
-    else yield { path, data: serialize(table.fill(view, row)) };
+    yield makeUnlessUnchanged(ctx, table.unchanged(row), checkFile(table.username(row)), () => serialize(table.fill(view, row)));
   }
 }

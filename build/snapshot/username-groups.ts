@@ -231,6 +231,9 @@ export function lookUpReports(db: Snapshot, spellingsOf: ReadonlyMap<string, unk
   };
 }
 
+/** A company as the check files show it and as its badges, widget and embeds do (model/company-shows.ts), kept between builds. */
+export type CompanyShows = readonly [checkFiles: string, widgets: string];
+
 /**
  * The username pass's rows, and what the build report's samples show: the smallest report id of a
  * username (of any spelling), of its undated reports and of its dated reports with an unknown
@@ -238,9 +241,6 @@ export function lookUpReports(db: Snapshot, spellingsOf: ReadonlyMap<string, unk
  * rather than aggregated for every username (two aggregates fewer per report: an eighth of the
  * pass's SQLite time).
  */
-/** A company as the check files show it and as its badges, widget and embeds do (model/company-shows.ts), kept between builds. */
-export type CompanyShows = readonly [checkFiles: string, widgets: string];
-
 export interface UsernameGroups extends Iterable<GroupRow> {
   /** Every raw spelling of each normal form spelled more than one way (the normal form first), once the rows have been read. */
   spellingsOf: ReadonlyMap<string, unknown[]>;
