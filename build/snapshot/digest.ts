@@ -1,7 +1,8 @@
 /**
  * What a snapshot holds, as digests: one per table of the contract (its rows in the order the
- * build reads them, rowid order, every value with its type, as SQLite's quote() writes it) and one
- * per range of report ids, plus the schema (an index changes a query's plan, so it counts too).
+ * build reads them, rowid order, every value whole with its type, as quoteExactly writes it) and
+ * one per range of report ids (each row as json_array() writes it: range-digest.cjs), plus the
+ * schema (an index changes a query's plan, so it counts too).
  * Two snapshots with the same digests give the same build, whatever their pages look like; the
  * report ranges say how much of the largest table changed (build-state.ts), and are what a build
  * that recomputes only the changed aggregates would start from. SQLite builds each range's text

@@ -10,23 +10,22 @@ const ROW_BYTES = 13;
 const { FNV_SEED, fnv1a: hashPart } = require("../fnv.cjs");
 
 /**
- * The username key of a spelling: a hash of it as SQLite's quote() writes it (what the row text
- * holds), so the key of a row's username is made from the text without unquoting it.
+ * The username key of a spelling: FNV-1a of its UTF-16 code units, the same whether the spelling
+ * comes from the model's rows or from a range's text (splitRows).
  * @param {string} spelling
  */
 function usernameKey(spelling) {
-  const quoted = `'${spelling.replaceAll("'", "''")}'`;
-  return hashPart(quoted, 0, quoted.length);
+  return hashPart(spelling, 0, spelling.length);
 }
 
-/** The key of a report without a username (quote(NULL)). */
-const NULL_KEY = hashPart("NULL", 0, 4);
+/** The key of a report without a username: a NUL's, which no spelling a key is made of holds. */
+const NULL_KEY = hashPart("\0", 0, 1);
 
 /**
- * Splits a range's text (rows joined by "\n", each `quote(id),quote(username),…`) into rows,
- * appending each row's bytes (ROW_BYTES) to `out` from `at`; returns where it stopped, or -1
- * when a row's username is a number, a blob or a text with a NUL in it (the model then reads
- * every report, as a full build does). A newline inside a quoted value does not end a row.
+ * Splits a range's text (range-digest.cjs: rows joined by "\n", each its json_array, its
+ * username second) into rows, appending each row's bytes (ROW_BYTES) to `out` from `at`; returns
+ * where it stopped, or -1 when a row's username is a number or a text with a NUL in it (the model
+ * then reads every report, as a full build does). JSON escapes newlines, so each line is a row.
  * @param {string} text
  * @param {number} rangeStart the range's first id, as a Number (ids are exact below 2^53)
  * @param {Uint8Array} out
@@ -36,40 +35,37 @@ function splitRows(text, rangeStart, out, at) {
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let start = 0;
   while (start < text.length) {
-    // The id: digits, perhaps a minus sign.
-    let i = text.indexOf(",", start);
-    const id = Number(text.slice(start, i));
-    // The username: 'text' (quotes doubled inside) or NULL.
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    // The id, after "[": digits, perhaps a minus sign.
+    const i = text.indexOf(",", start);
+    const id = Number(text.slice(start + 1, i));
+    // The username: a JSON string, or null.
     const userFrom = i + 1;
-    let userTo;
-    if (text.charCodeAt(userFrom) === 39) {
+    let key;
+    if (text.charCodeAt(userFrom) === 34) {
       let j = userFrom + 1;
+      let escaped = false;
       for (;;) {
-        j = text.indexOf("'", j);
-        if (text.charCodeAt(j + 1) === 39) j += 2;
-        else break;
+        const c = text.charCodeAt(j);
+        if (c === 34) break;
+        if (c === 92) {
+          escaped = true;
+          j += 2;
+        } else j++;
       }
-      userTo = j + 1;
-    } else if (text.startsWith("NULL", userFrom)) userTo = userFrom + 4;
+      const spelling = escaped ? /** @type {string} */ (JSON.parse(text.slice(userFrom, j + 1))) : text.slice(userFrom + 1, j);
+      // A NUL in it would have SQLite's text functions see less of it than the pass does.
+      if (escaped && spelling.includes("\0")) return -1;
+      key = usernameKey(spelling);
+    } else if (text.startsWith("null", userFrom)) key = NULL_KEY;
     else return -1;
-    // Its key; a NUL in it would have SQLite's text functions see less of it than the pass does.
-    let key = FNV_SEED;
-    for (let u = userFrom; u < userTo; u++) {
-      const c = text.charCodeAt(u);
-      if (c === 0) return -1;
-      key = Math.imul(key ^ c, 16777619);
-    }
-    // The row, up to the first newline outside quotes (the id has none, the username's are
-    // paired), hashed on the way, in one pass: FNV-1a, and a murmur-style mix of each code unit,
+    // The row's two hashes, in one pass: FNV-1a, and a murmur-style mix of each code unit,
     // independent enough of it that a changed row keeps both.
-    let end = start;
-    let quoted = false;
     let fnv = FNV_SEED;
     let mix = 0x9747b28c;
-    for (; end < text.length; end++) {
-      const c = text.charCodeAt(end);
-      if (c === 39) quoted = !quoted;
-      else if (c === 10 && !quoted) break;
+    for (let u = start; u < end; u++) {
+      const c = text.charCodeAt(u);
       fnv = Math.imul(fnv ^ c, 16777619);
       let k = Math.imul(c, 0xcc9e2d51);
       k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { GroupStoreWriter, openReportRows, readGroupStore, writeReportRows, type StoredGroupRow } from "../../build/model/group-store.ts";
-import { quoteExactly } from "../../build/snapshot/range-digest.cjs";
+import { digestReportRanges, jsonRangeSql } from "../../build/snapshot/range-digest.cjs";
 import { NULL_KEY, ROW_BYTES, splitRows, usernameKey } from "../../build/snapshot/row-keys.cjs";
 import type { GroupRow } from "../../build/snapshot/username-groups.ts";
 import { makeTempDir } from "../helpers/fixture.ts";
@@ -96,15 +96,21 @@ describe("the kept username rows", () => {
 });
 
 describe("the kept report rows", () => {
+  /** A table of reports with these usernames, ids 128, 131, 134…, and a reporter with a newline and quotes. */
+  function reportsOf(usernames: unknown[]): Database.Database {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE reports (id INTEGER PRIMARY KEY, username, reporter)");
+    const insert = db.prepare("INSERT INTO reports (id, username, reporter) VALUES (?, ?, ?)");
+    usernames.forEach((u, i) => insert.run(128 + i * 3, u, `r${i}\n"x'\\`));
+    return db;
+  }
+
   /** A range's rows as the digests' text has them (range-digest.cjs), from real SQLite. */
   function rangeText(usernames: unknown[]): string {
-    const db = new Database(":memory:");
+    const db = reportsOf(usernames);
     try {
-      db.exec("CREATE TABLE reports (id INTEGER PRIMARY KEY, username, reporter)");
-      const insert = db.prepare("INSERT INTO reports (id, username, reporter) VALUES (?, ?, ?)");
-      usernames.forEach((u, i) => insert.run(128 + i * 3, u, `r${i}\n'x'`));
-      const row = ["quote(id)", quoteExactly("username"), quoteExactly("reporter")].join(" || ',' || ");
-      return db.prepare(`SELECT group_concat(r, char(10)) FROM (SELECT ${row} AS r FROM reports ORDER BY id)`).pluck().get() as string;
+      const [text] = db.prepare(jsonRangeSql(["username", "reporter"])).raw().get(128, 256) as [Buffer];
+      return text.toString("utf8");
     } finally {
       db.close();
     }
@@ -121,15 +127,31 @@ describe("the kept report rows", () => {
           expect(view.getUint32(i * ROW_BYTES + 9)).toBe(u === null ? NULL_KEY : usernameKey(u));
         });
       }),
-      { numRuns: 100 },
+      // What JSON escapes, what it leaves, and a text that is not ASCII.
+      { numRuns: 100, examples: [[['a"b', "c\\d", "e\nf", "g\u0001h", "\u007f", "ünï 😀", "\u2028", "it's", null]]] },
     );
   });
 
-  it("refuse a username that is a number, a blob or a text with a NUL (the pass then reads every report)", () => {
-    for (const odd of [12345, 1.5, Buffer.from("ab"), "nul\0after"]) {
+  it("refuse a username that is a number or a text with a NUL (the pass then reads every report)", () => {
+    for (const odd of [12345, 1.5, "nul\0after"]) {
       const out = new Uint8Array(4 * ROW_BYTES);
       expect(splitRows(rangeText(["alice", odd]), 128, out, 0)).toBe(-1);
     }
+  });
+
+  it("do not split a changed range that holds a BLOB, which JSON would write as null, and digest it whole", () => {
+    const digest = (values: unknown[]) => {
+      const db = reportsOf(values);
+      try {
+        return digestReportRanges(db, ["username", "reporter"], 128n, 256n, { mode: "all" });
+      } finally {
+        db.close();
+      }
+    };
+    // X'00' is JSONB's null, which json_array() would take for NULL.
+    const digests = [Buffer.from("ab"), Buffer.alloc(0), Buffer.from([0]), null].map((username) => digest(["alice", username]));
+    expect(digests.map((d) => d.odd)).toEqual([true, true, true, false]);
+    expect(new Set(digests.map((d) => d.digests.toString("hex"))).size).toBe(4);
   });
 
   it("tell a changed report from an unchanged one, by its text's two hashes", () => {
