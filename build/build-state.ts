@@ -90,8 +90,13 @@ export type BuildPlan =
       state: BuildStateFile;
     };
 
-/** Whether this build can be incremental onto what `out` holds now, and onto which folder. */
-export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full?: boolean }, code: string, digest: SnapshotDigest): BuildPlan {
+/**
+ * Whether this build can be incremental onto what `out` holds now, and onto which folder: a full
+ * build's plan when that is settled before the snapshot's digests are read (they can then be made
+ * while the build runs), else the plan the digests decide (nothing changed, too much changed, or
+ * incremental).
+ */
+export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full?: boolean }, code: string): BuildPlan | ((digest: SnapshotDigest) => BuildPlan) {
   if (options.full) return { mode: "full", reason: "asked for (--full)" };
   const currentDir = getCurrentBuild(layout);
   if (currentDir === null || !existsSync(join(currentDir, MANIFEST_PATH))) return { mode: "full", reason: "no earlier build" };
@@ -105,15 +110,17 @@ export function planBuild(layout: BuildsLayout, options: ShapingOptions & { full
   if (current.options.listPages !== options.listPages) return { mode: "full", reason: "the spammer list pages changed (--list-pages)" };
   if (!hasManifestOf(currentDir, current)) return { mode: "full", reason: `its state is unreadable (the manifest of ${basename(currentDir)} does not match its id)` };
   const before = current.snapshot ? decodeDigest(current.snapshot) : null;
-  if (before) {
-    const { tables, changedRanges, ranges } = compareDigests(before, digest);
-    if (tables.length === 0 && changedRanges === 0 && current.summary) return { mode: "unchanged", current: { dir: currentDir, id: current.id }, tree: current, state };
-    // Every old file deleted and every new one written: more than a full build's writes alone.
-    if (ranges >= MIN_RANGES && changedRanges / ranges > MAX_CHANGED_SHARE) {
-      return { mode: "full", reason: `the change is larger than a full build costs (${Math.round((changedRanges / ranges) * 100)} % of the report ranges changed)` };
+  return (digest) => {
+    if (before) {
+      const { tables, changedRanges, ranges } = compareDigests(before, digest);
+      if (tables.length === 0 && changedRanges === 0 && current.summary) return { mode: "unchanged", current: { dir: currentDir, id: current.id }, tree: current, state };
+      // Every old file deleted and every new one written: more than a full build's writes alone.
+      if (ranges >= MIN_RANGES && changedRanges / ranges > MAX_CHANGED_SHARE) {
+        return { mode: "full", reason: `the change is larger than a full build costs (${Math.round((changedRanges / ranges) * 100)} % of the report ranges changed)` };
+      }
     }
-  }
-  return { mode: "incremental", current: { dir: currentDir, id: current.id }, base: findBase(layout, state, currentDir, code), state };
+    return { mode: "incremental", current: { dir: currentDir, id: current.id }, base: findBase(layout, state, currentDir, code), state };
+  };
 }
 
 /**

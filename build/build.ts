@@ -24,7 +24,7 @@ import { decodeDigest, encodeDigest, planBuild, readState, writeState, type Buil
 import { openKeptModel, planPassRows, pruneKeptModels } from "./kept-model.ts";
 import type { PassRows } from "./model/report-pass.ts";
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
-import { readSnapshotDigest } from "./snapshot/digest.ts";
+import { startSnapshotDigest, type DigestJob } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
 import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
 import { openSnapshot, type Snapshot } from "./snapshot/open.ts";
@@ -161,6 +161,7 @@ export function buildDist(options: BuildOptions): BuildSummary {
   let made: KeptTree;
   let plan: BuildPlan;
   let passRows: ReturnType<typeof planPassRows> | null = null;
+  let digests: DigestJob | null = null;
   try {
     sweepAbandoned(layout);
     const currentDir = getCurrentBuild(layout);
@@ -172,19 +173,19 @@ export function buildDist(options: BuildOptions): BuildSummary {
     const currentTree = currentDir && state && typeof state === "object" ? state.trees[basename(currentDir)] : undefined;
     const before = currentTree?.snapshot ? decodeDigest(currentTree.snapshot) : null;
     const kept = openKeptModel(layout, state, currentDir && basename(currentDir), code, before);
-    const read = withContext("reading the snapshot's digests", () => readSnapshotDigest(db, kept.request));
-    const digest = { tables: read.tables, reportRanges: read.reportRanges, reportDigests: read.reportDigests };
+    const planned = planBuild(layout, { ...shaping, full: options.full }, code);
+    // A full build's plan does not wait for the digests: they are made beside its report pass, on the core it leaves idle.
+    digests = withContext("reading the snapshot's digests", () => startSnapshotDigest(db, kept.request, typeof planned !== "function"));
+    const job = digests;
+    plan = typeof planned === "function" ? planned(withContext("reading the snapshot's digests", () => job.take())) : planned;
     const digested = performance.now();
-    made = { id: "", manifest: "", code, options: shaping, snapshot: encodeDigest(digest) };
-    plan = planBuild(layout, { ...shaping, full: options.full }, made.code, digest);
+    made = { id: "", manifest: "", code, options: shaping };
     const steps: Record<string, number> = { digest: (digested - started) / 1000 };
     if (plan.mode === "unchanged") {
       kept.rows?.close();
       return finishUnchanged(layout, plan, { ...steps, plan: (performance.now() - digested) / 1000 });
     }
-    passRows = withContext("keeping the snapshot's report rows", () => planPassRows(layout, db, kept, read, plan.mode === "incremental"));
-    // Kept now: a full build's split rows are 13 bytes a report.
-    read.split = null;
+    passRows = withContext("keeping the snapshot's report rows", () => planPassRows(layout, db, kept, job, plan.mode === "incremental"));
     steps.plan = (performance.now() - digested) / 1000;
     if (plan.mode === "incremental") {
       const { base, current } = plan;
@@ -225,12 +226,14 @@ export function buildDist(options: BuildOptions): BuildSummary {
       result.rssAfter = { model: error.modelLap.rss, ...result.rssAfter };
     }
     result.timings = { ...steps, ...result.timings };
+    made.snapshot = encodeDigest(withContext("reading the snapshot's digests", () => job.take()));
     const dir = staging;
     const id = result.buildId;
     const previous = getCurrentBuild(layout);
     published = { result, staging: dir, id, buildDir: publishBuild(layout, dir, id), previous };
   } catch (error) {
     writer?.abort();
+    digests?.abandon();
     passRows?.abandon();
     if (abandoned) deleteSetAside(abandoned, { now: isNoSpace(error) });
     throw discardFailedBuild(layout, staging, error);

@@ -10,7 +10,7 @@ import type { BuildStateFile, KeptTree } from "./build-state.ts";
 import { openReportRows, readGroupStore, GroupStoreWriter, writeReportRows, type StoredReportRows } from "./model/group-store.ts";
 import { compareReportRows, readChangedUsernameGroups } from "./model/group-source.ts";
 import type { PassRows } from "./model/report-pass.ts";
-import type { SnapshotDigest, SplitRows } from "./snapshot/digest.ts";
+import type { DigestJob, SnapshotDigest } from "./snapshot/digest.ts";
 import type { Snapshot } from "./snapshot/open.ts";
 import type { RowRequest } from "./snapshot/thread-protocol.ts";
 import { hasUsernameIndex, readUsernameOf } from "./snapshot/username-groups.ts";
@@ -77,25 +77,21 @@ export interface PassPlan {
  * Where the pass's rows come from and go: the kept rows with the changed usernames read again
  * when `incremental` and what was kept holds together, else every report; kept for the next build
  * whenever the snapshot's report rows are known whole (split now, or kept and split where changed).
+ * An incremental pass starts from the digests' split rows, so it takes them now; a full one keeps
+ * them once it is over (`rows.settle`), so that digests made beside the pass are not waited for.
  */
-export function planPassRows(
-  layout: BuildsLayout,
-  db: Snapshot,
-  start: KeptStart,
-  digest: SnapshotDigest & { split: SplitRows | null },
-  incremental: boolean,
-): PassPlan {
-  const split = digest.split;
+export function planPassRows(layout: BuildsLayout, db: Snapshot, start: KeptStart, job: DigestJob, incremental: boolean): PassPlan {
+  const digest = incremental ? job.take() : null;
   let missing = start.missing;
   let read: PassRows["read"];
   let reread: number | null = null;
-  if (!split) missing = "a report's username is not plain text (a number, a blob, or a text with a NUL)";
-  else if (incremental && start.rows && start.groups) {
+  if (digest && !digest.split) missing = "a report's username is not plain text (a number, a blob, or a text with a NUL)";
+  else if (digest?.split && start.rows && start.groups) {
     const groups = readGroupStore(start.groups.path, start.groups.sha256);
     if (!groups) missing = "the kept username rows are missing or damaged";
     else if (!hasUsernameIndex(db)) missing = "the snapshot has no index on reports (username)";
     else {
-      const changes = compareReportRows(start.rows, split, digest.reportRanges, readUsernameOf(db));
+      const changes = compareReportRows(start.rows, digest.split, digest.reportRanges, readUsernameOf(db));
       // Held by the pass alone (about 100 bytes a username), not for the rest of the build.
       let kept: typeof groups | null = groups;
       read = (windows) => {
@@ -108,6 +104,7 @@ export function planPassRows(
   }
   const temp = (kind: "groups" | "rows") => modelPath(layout, `tmp-${process.pid}`, kind);
   const abandon = () => {
+    start.rows?.close();
     keep?.abandon();
     for (const kind of ["groups", "rows"] as const) rmSync(temp(kind), { force: true });
     // The folder too, when nothing else is in it (a first build that failed leaves none behind).
@@ -121,21 +118,35 @@ export function planPassRows(
   let rowsSha: string | null = null;
   /** Why the pass could not be kept (keeping it is for the next build: its failure does not fail this one). */
   let notKept: unknown = null;
-  try {
-    if (split && (start.request.mode === "all" || start.rows)) {
-      mkdirSync(join(layout.buildsDir, MODEL_DIR), { recursive: true });
-      rowsSha = writeReportRows(temp("rows"), digest.reportRanges, split, start.rows);
-      if (rowsSha) keep = new GroupStoreWriter(temp("groups"));
+  // Kept whenever the report rows will be known whole: split, or kept and split where changed.
+  const wanted = (start.request.mode === "all" || start.rows !== null) && !(digest && !digest.split);
+  /** Writes the rows file once the digests are made; the split rows (13 bytes a report) are not held after. */
+  const keepRows = () => {
+    const made = job.take();
+    try {
+      if (made.split && wanted && notKept === null) rowsSha = writeReportRows(temp("rows"), made.reportRanges, made.split, start.rows);
+    } catch (error) {
+      notKept = error;
+      rowsSha = null;
+    } finally {
+      made.split = null;
+      start.rows?.close();
     }
+  };
+  try {
+    if (wanted) mkdirSync(join(layout.buildsDir, MODEL_DIR), { recursive: true });
   } catch (error) {
     notKept = error;
-    rowsSha = null;
+  }
+  if (digest) keepRows();
+  try {
+    if (wanted && notKept === null && (!digest || rowsSha)) keep = new GroupStoreWriter(temp("groups"));
+  } catch (error) {
+    notKept = error;
     abandon();
-  } finally {
-    start.rows?.close();
   }
   return {
-    rows: { read, keep },
+    rows: { read, keep, settle: digest ? undefined : keepRows },
     reread: () => reread,
     missing: read ? null : missing,
     notKept: () => notKept ?? keep?.failed ?? null,

@@ -31,6 +31,8 @@ export interface ReportPass {
 export interface PassRows {
   read?: (windows: TrendWindows) => UsernameGroups;
   keep?: GroupStoreWriter;
+  /** Called once the pass is over (kept-model.ts keeps the report rows then). */
+  settle?: () => void;
 }
 
 /**
@@ -99,6 +101,7 @@ export function runReportPass(db: Snapshot, catalog: Catalog, day0: number, reje
   const unchangedCompanies = new Set<number>();
   for (const [id, [, widgets]] of shows) if (groups.currentCompanies?.get(id)?.[1] === widgets) unchangedCompanies.add(id);
   keep?.finish(windows, groups.spellingsOf, shows);
+  rows.settle?.();
   return { spammers, lists: selectSpammerLists(spammers, rankSpammerRows(spammers)), unchangedCompanies };
 }
 

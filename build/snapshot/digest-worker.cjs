@@ -1,16 +1,26 @@
 // @ts-check
 "use strict";
-// Digests the upper half of the report id ranges on its own read-only connection while the main
-// thread digests the lower half (digest.ts): the digests are the first thing every build reads,
-// and the whole of what a build that finds nothing changed does. Plain CommonJS for the reason
+// Digests half of the report id ranges on its own read-only connection: the upper half while the
+// main thread digests the lower one (the digests are the first thing most builds read, and the
+// whole of what a build that finds nothing changed does), or either half while the build reads
+// its model (a build whose plan does not wait for them: digest.ts). Plain CommonJS for the reason
 // build/threads.ts gives; typed by thread-protocol.ts.
+const { setPriority } = require("node:os");
 const { workerData } = require("node:worker_threads");
 const Database = require("better-sqlite3");
 const { digestReportRanges } = require("./range-digest.cjs");
 
 /** @type {import("./thread-protocol.ts").DigestWorkerData} */
-const { path, columns, from, to, request, port, control } = workerData;
+const { path, columns, from, to, request, nice, port, control } = workerData;
 const done = new Int32Array(control);
+if (nice) {
+  try {
+    // This thread only: Linux keeps a nice value per thread, and pid 0 is the calling one.
+    setPriority(19);
+  } catch {
+    // Left at the build's priority: slower for the build, never wrong.
+  }
+}
 /** @type {import("better-sqlite3").Database | null} */
 let db = null;
 try {

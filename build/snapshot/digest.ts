@@ -38,9 +38,27 @@ export interface SplitRows {
   rows: Uint8Array;
 }
 
-export function readSnapshotDigest(db: Snapshot): SnapshotDigest;
-export function readSnapshotDigest(db: Snapshot, request: RowRequest): SnapshotDigest & { split: SplitRows | null };
-export function readSnapshotDigest(db: Snapshot, request: RowRequest = { mode: "none" }): SnapshotDigest & { split: SplitRows | null } {
+/** The snapshot's digests, being made: `take()` waits for them (once; later calls give the same). */
+export interface DigestJob {
+  take(): SnapshotDigest & { split: SplitRows | null };
+  /** Stops the threads still making them (a build that failed). */
+  abandon(): void;
+}
+
+/** The snapshot's digests, made now on both cores. */
+export function readSnapshotDigest(db: Snapshot, request: RowRequest): SnapshotDigest & { split: SplitRows | null } {
+  return startSnapshotDigest(db, request, false).take();
+}
+
+/**
+ * Starts the snapshot's digests. The tables are digested here and now (a tenth of a second at a
+ * million usernames); the report ranges, half of the ids on a worker thread with its own
+ * connection and half here when `background` is false: on two cores, half the time of the
+ * largest table's pass. When `background`, all of them on one worker thread at the lowest CPU
+ * priority, to use what the build leaves idle (a full build's report pass keeps one core busy,
+ * not two): a build whose plan does not depend on them takes them when its pass is over.
+ */
+export function startSnapshotDigest(db: Snapshot, request: RowRequest, background: boolean): DigestJob {
   const tables: Record<string, string> = {};
   const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").raw().all() as string[][];
   // The planner's statistics too: they choose the plans, and a plan is the order rows come in.
@@ -52,51 +70,93 @@ export function readSnapshotDigest(db: Snapshot, request: RowRequest = { mode: "
     for (const text of db.prepare(selectRows(db, table)).pluck().iterate() as Iterable<string>) hash.update(text).update("\n");
     tables[table] = hash.digest("hex");
   }
-  const { reportRanges, reportDigests, split } = digestReports(db, request);
-  return { tables, reportRanges, reportDigests, split: request.mode === "none" ? null : split };
+  const reports = startReportDigests(db, request, background);
+  let taken: (SnapshotDigest & { split: SplitRows | null }) | null = null;
+  return {
+    take() {
+      if (!taken) {
+        const { reportRanges, reportDigests, split } = reports.take();
+        taken = { tables, reportRanges, reportDigests, split: request.mode === "none" ? null : split };
+      }
+      return taken;
+    },
+    abandon: reports.abandon,
+  };
 }
 
-/**
- * The report ranges, half of the ids on a worker thread with its own connection and half here:
- * on two cores, half the time of the largest table's pass.
- */
-function digestReports(db: Snapshot, request: RowRequest): { reportRanges: Float64Array; reportDigests: Buffer; split: SplitRows | null } {
+type ReportDigests = { reportRanges: Float64Array; reportDigests: Buffer; split: SplitRows | null };
+
+/** The report ranges' digests: on one thread in the background, else on two (startSnapshotDigest). */
+function startReportDigests(db: Snapshot, request: RowRequest, background: boolean): { take(): ReportDigests; abandon(): void } {
   const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
   const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
   if (low === null || high === null) {
-    return { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0) } };
+    const none = { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0) } };
+    return { take: () => none, abandon: () => {} };
+  }
+  const end = high + 1n;
+  if (background) {
+    // One thread: the build's pass leaves one core idle, and one thread's rows need not be joined (13 bytes a report).
+    const all = startDigestThread(db, { columns, from: low, to: end, request, nice: true });
+    return {
+      take() {
+        try {
+          const { ranges, digests, split, counts, rows, odd } = all.take();
+          return { reportRanges: ranges, reportDigests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength), split: odd ? null : { ranges: split, counts, rows } };
+        } finally {
+          all.stop();
+        }
+      },
+      abandon: all.stop,
+    };
   }
   const bits = BigInt(REPORT_RANGE_BITS);
   // A range boundary near the middle, so that no range is split between the two.
-  const split = (((low >> 1n) + (high >> 1n)) >> bits) << bits;
-  const end = high + 1n;
+  const middle = (((low >> 1n) + (high >> 1n)) >> bits) << bits;
+  const upper = startDigestThread(db, { columns, from: middle, to: end, request, nice: false });
+  return {
+    take() {
+      try {
+        const halves = [digestReportRanges(db, columns, low, middle, request), upper.take()];
+        const joined = {
+          reportRanges: joinArrays(Float64Array, halves.map((h) => h.ranges)),
+          reportDigests: Buffer.concat(halves.map((h) => Buffer.from(h.digests.buffer, h.digests.byteOffset, h.digests.byteLength))),
+        };
+        if (halves.some((h) => h.odd)) return { ...joined, split: null };
+        const rows: SplitRows = {
+          ranges: joinArrays(Float64Array, halves.map((h) => h.split)),
+          counts: joinArrays(Uint8Array, halves.map((h) => h.counts)),
+          rows: joinArrays(Uint8Array, halves.map((h) => h.rows)),
+        };
+        return { ...joined, split: rows };
+      } finally {
+        upper.stop();
+      }
+    },
+    abandon: upper.stop,
+  };
+}
+
+/** A digest worker (digest-worker.cjs) on the report ranges of ids in [from, to): `take()` waits for its answer. */
+function startDigestThread(db: Snapshot, task: Omit<DigestWorkerData, "path" | "port" | "control">): { take(): DigestPart; stop(): void } {
   const control = new SharedArrayBuffer(4);
   const { port1, port2 } = new MessageChannel();
-  const data: DigestWorkerData = { path: db.name, columns, from: split, to: end, request, port: port2, control };
+  const data: DigestWorkerData = { ...task, path: db.name, port: port2, control };
   const worker = startWorker(new URL("./digest-worker.cjs", import.meta.url), data, [port2]);
   worker.unref();
-  try {
-    const lower: DigestPart = digestReportRanges(db, columns, low, split, request);
-    const done = new Int32Array(control);
-    while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, 1000);
-    const upper = receiveMessageOnPort(port1)?.message as DigestAnswer | undefined;
-    if (!upper || "error" in upper) throw new BuildError(`reading the snapshot's digests: ${upper?.error ?? "the digest thread stopped"}`);
-    const halves = [lower, upper];
-    const joined = {
-      reportRanges: joinArrays(Float64Array, halves.map((h) => h.ranges)),
-      reportDigests: Buffer.concat(halves.map((h) => Buffer.from(h.digests.buffer, h.digests.byteOffset, h.digests.byteLength))),
-    };
-    if (lower.odd || upper.odd) return { ...joined, split: null };
-    const rows: SplitRows = {
-      ranges: joinArrays(Float64Array, halves.map((h) => h.split)),
-      counts: joinArrays(Uint8Array, halves.map((h) => h.counts)),
-      rows: joinArrays(Uint8Array, halves.map((h) => h.rows)),
-    };
-    return { ...joined, split: rows };
-  } finally {
-    port1.close();
-    void worker.terminate();
-  }
+  return {
+    take() {
+      const done = new Int32Array(control);
+      while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0, 1000);
+      const answer = receiveMessageOnPort(port1)?.message as DigestAnswer | undefined;
+      if (!answer || "error" in answer) throw new BuildError(`reading the snapshot's digests: ${answer?.error ?? "the digest thread stopped"}`);
+      return answer;
+    },
+    stop() {
+      port1.close();
+      void worker.terminate();
+    },
+  };
 }
 
 function joinArrays<T extends Float64Array | Uint8Array>(Type: { new (length: number): T }, parts: T[]): T {

@@ -29,19 +29,20 @@ function quoteExactly(column) {
  */
 
 /**
- * The SQL of a range's text: its rows in id order, each as SQLite's json_array() writes it, one a
- * line (JSON escapes a newline inside a value), as a BLOB: its UTF-8 bytes as SQLite holds them,
- * hashed without being made a string first; and whether a value of the range is a BLOB. JSON
- * keeps every value whole with its type (5 is not "5", a real is written so that it reads back
- * the same, a NUL is \u0000) except a BLOB, which it reads as JSONB (X'00' is null) or refuses;
- * a range that holds one is written by `exactRangeSql` instead. `x >= X''` is true of a BLOB only: BLOBs sort after every
- * other value. json_array() makes a row's text in one call, where quoting each value and joining
- * them with || took 2.3 times as long at a million usernames.
+ * The SQL of a range's text, whether a value of the range is a BLOB, and its number of rows. The
+ * text: its rows in id order, each as SQLite's json_array() writes it, one a line (JSON escapes a
+ * newline inside a value), as a BLOB: its UTF-8 bytes as SQLite holds them, hashed without being
+ * made a string first. JSON keeps every value whole with its type (5 is not "5", a real is
+ * written so that it reads back the same, a NUL is \u0000) except a BLOB, which it reads as JSONB
+ * (X'00' is null) or refuses; a range that holds one is written by `exactRangeSql` instead.
+ * `x >= X''` is true of a BLOB only: BLOBs sort after every other value. json_array() makes a
+ * row's text in one call, where quoting each value and joining them with || took 2.3 times as
+ * long at a million usernames.
  * @param {readonly string[]} columns the contract's columns but id
  */
 function jsonRangeSql(columns) {
   const blob = columns.map((c) => `${c} >= X''`).join(" OR ");
-  return `SELECT CAST(group_concat(r, char(10)) AS BLOB), max(b) FROM (
+  return `SELECT CAST(group_concat(r, char(10)) AS BLOB), max(b), count(*) FROM (
     SELECT json_array(id, ${columns.join(", ")}) AS r, ${blob} AS b FROM reports WHERE id >= ? AND id < ? ORDER BY id)`;
 }
 
@@ -87,7 +88,9 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
   const split = [];
   /** @type {number[]} */
   const counts = [];
-  let rows = new Uint8Array(request.mode === "none" ? 0 : 1 << 16);
+  // Every row split: the buffer is made to size once (a buffer grown by doubling held twice the rows at its last step).
+  const every = request.mode === "all" ? /** @type {number} */ (db.prepare("SELECT count(*) FROM reports WHERE id >= ? AND id < ?").pluck().get(from, to)) : 0;
+  let rows = new Uint8Array(request.mode === "none" ? 0 : Math.max(every * ROW_BYTES, 1 << 16));
   let used = 0;
   let odd = false;
   for (let range = /** @type {bigint | undefined} */ (nextRange.get(bits, from, to)); range !== undefined; ) {
@@ -98,8 +101,9 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
     let text;
     /** @type {number | null} */
     let blob = 1;
+    let count = 0;
     try {
-      [text, blob] = /** @type {[Buffer, number | null]} */ (jsonText.get(...bounds));
+      [text, blob, count] = /** @type {[Buffer, number | null, number]} */ (jsonText.get(...bounds));
     } catch {
       // json_array() refuses a BLOB it cannot read as JSONB; whatever else failed fails again below.
     }
@@ -108,9 +112,8 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
     ranges.push(Number(range));
     digests.push(digest);
     if (request.mode === "all" || (request.mode === "changed" && !sameDigest(request, known, Number(range), digest))) {
-      // At most one row per id of the range.
-      if (rows.length - used < ROW_BYTES << REPORT_RANGE_BITS) {
-        const grown = new Uint8Array(rows.length * 2);
+      if (rows.length - used < count * ROW_BYTES) {
+        const grown = new Uint8Array(Math.max(rows.length * 2, used + count * ROW_BYTES));
         grown.set(rows.subarray(0, used));
         rows = grown;
       }
@@ -128,7 +131,7 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
     digests: Buffer.concat(digests),
     split: Float64Array.from(split),
     counts: Uint8Array.from(counts),
-    rows: rows.slice(0, used),
+    rows: used === rows.length ? rows : rows.slice(0, used),
     odd,
   };
 }

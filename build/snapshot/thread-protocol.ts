@@ -70,6 +70,8 @@ export interface DigestWorkerData {
   to: bigint;
   /** Which ranges' rows to split as well (range-digest.cjs RowRequest). */
   request: RowRequest;
+  /** At the lowest CPU priority: digests made while the build does other work (digest.ts). */
+  nice: boolean;
   port: MessagePort;
   control: SharedArrayBuffer;
 }
