@@ -1,9 +1,9 @@
 // @ts-check
 "use strict";
-// Digests half of the report id ranges on its own read-only connection: the upper half while the
-// main thread digests the lower one (the digests are the first thing most builds read, and the
-// whole of what a build that finds nothing changed does), or either half while the build reads
-// its model (a build whose plan does not wait for them: digest.ts). Plain CommonJS for the reason
+// Digests report id ranges on its own read-only connection: the upper half while the main thread
+// digests the lower one (the digests are the first thing most builds read, and the whole of what
+// a build that finds nothing changed does), or all of them, at the lowest CPU priority, while the
+// build reads its model (a build whose plan does not wait for them: digest.ts). Plain CommonJS for the reason
 // build/threads.ts gives; typed by thread-protocol.ts.
 const { setPriority } = require("node:os");
 const { workerData } = require("node:worker_threads");
