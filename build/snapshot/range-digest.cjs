@@ -100,7 +100,7 @@ function digestReportRanges(db, columns, from, to, request = { mode: "none" }) {
     const bounds = [start > from ? start : from, end < to ? end : to];
     /** @type {Buffer | undefined} */
     let text;
-    /** @type {number | null} */
+    // Rows holding a BLOB: one, unless the JSON text says otherwise.
     let blobs = 1;
     let count = 0;
     try {
