@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GroupStoreWriter, openReportRows, readGroupStore, writeReportRows, type StoredGroupRow } from "../../build/model/group-store.ts";
 import { readSnapshotDigest, startSnapshotDigest } from "../../build/snapshot/digest.ts";
 import { openSnapshot } from "../../build/snapshot/open.ts";
-import { digestReportRanges, jsonRangeSql } from "../../build/snapshot/range-digest.cjs";
+import { digestReportRanges, jsonRangeSql, RANGE_DIGEST_BYTES } from "../../build/snapshot/range-digest.cjs";
 import { NULL_KEY, ROW_BYTES, splitRows, usernameKey } from "../../build/snapshot/row-keys.cjs";
 import type { RowRequest } from "../../build/snapshot/thread-protocol.ts";
 import type { GroupRow } from "../../build/snapshot/username-groups.ts";
@@ -144,7 +144,7 @@ describe("the kept report rows", () => {
     }
   });
 
-  it("do not split a changed range that holds a BLOB, which JSON would write as null, and digest it whole", () => {
+  it("do not split a changed range that holds a BLOB, which json_array() cannot hold, and digest it whole", () => {
     const digest = (values: unknown[]) => {
       const db = reportsOf(values);
       try {
@@ -204,7 +204,7 @@ describe("the snapshot's digests", () => {
     try {
       const all = readSnapshotDigest(snapshot, { mode: "all" });
       // Some ranges as the current build had them, some not: the changed ones are split.
-      const digests = Uint8Array.from(all.reportDigests).map((b, i) => (Math.floor(i / 16) % 3 === 0 ? b ^ 1 : b));
+      const digests = Uint8Array.from(all.reportDigests).map((b, i) => (Math.floor(i / RANGE_DIGEST_BYTES) % 3 === 0 ? b ^ 1 : b));
       const requests: RowRequest[] = [{ mode: "none" }, { mode: "all" }, { mode: "changed", ranges: all.reportRanges, digests }];
       for (const request of requests) {
         const foreground = readSnapshotDigest(snapshot, request);
