@@ -11,8 +11,6 @@ import type { Urls } from "../../core/urls.ts";
 import { getCompanyWeeks } from "../model/company-shows.ts";
 import type { Company } from "../model/types.ts";
 
-export { getCompanyWeeks };
-
 export function renderCompanyCard(company: Company, urls: Urls): CompanyCard {
   const { current, previous } = getCompanyWeeks(company);
   return {

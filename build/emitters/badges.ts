@@ -15,7 +15,7 @@ import { formatTrend, getTrendDirection, getWeekTrend } from "../../core/trend.t
 import { makeUnlessUnchanged, toJson, type EmitContext } from "../context.ts";
 import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
-import { getCompanyWeeks } from "../api-json/company.ts";
+import { getCompanyWeeks } from "../model/company-shows.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
 /** The card's data, the same numbers as the company's widget (last_7_days, trend). */

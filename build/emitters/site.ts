@@ -14,7 +14,7 @@ import { formatCount, pluralize } from "../../core/format.ts";
 import { renderFacts, renderPage, text } from "../html/layout.ts";
 import type { Company } from "../model/types.ts";
 import type { OutputFile } from "../writer/index.ts";
-import { getCompanyWeeks } from "../api-json/company.ts";
+import { getCompanyWeeks } from "../model/company-shows.ts";
 import { LIST_LIMIT } from "../../core/routes/table.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 
