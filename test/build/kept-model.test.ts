@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { GroupStoreWriter, openReportRows, readGroupStore, writeReportRows, type StoredGroupRow } from "../../build/model/group-store.ts";
+import { SNAPSHOT_CONTRACT } from "../../build/snapshot/contract.ts";
 import { readSnapshotDigest, startSnapshotDigest } from "../../build/snapshot/digest.ts";
 import { openSnapshot } from "../../build/snapshot/open.ts";
 import { digestReportRanges, jsonRangeSql, RANGE_DIGEST_BYTES } from "../../build/snapshot/range-digest.cjs";
@@ -215,6 +216,46 @@ describe("the snapshot's digests", () => {
       }
     } finally {
       snapshot.close();
+    }
+  });
+});
+
+describe("a report range's digest", () => {
+  const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
+  // Integers as BigInt: better-sqlite3 binds a Number as a REAL (7 is stored as 7.0).
+  const base: Record<string, unknown> = { username: "alice", category: "crypto", company_id: 7n, person_id: 3n, reporter: "r-1", confidence: 50n, created_at: "2026-01-02T03:04:05Z" };
+  /** Each column's other values: another value, the same text as another type, and what a loose export holds. */
+  const others: Record<string, unknown[]> = {
+    username: ["alicf", null, 5n, "al\0ice"],
+    category: ["forex", null],
+    company_id: [8n, "7", 7, 7.5, null],
+    person_id: [4n, "3", null],
+    reporter: ["r-2", "r-1 ", null],
+    confidence: [51n, "50", 50, 50.5, 50.50000000000001, null],
+    created_at: ["2026-01-02T03:04:06Z", 1767323045n, null],
+  };
+  const digestOf = (row: Record<string, unknown>) => {
+    const db = new Database(":memory:");
+    try {
+      db.exec(`CREATE TABLE reports (id INTEGER PRIMARY KEY, ${columns.join(", ")})`);
+      const insert = db.prepare(`INSERT INTO reports (id, ${columns.join(", ")}) VALUES (?, ${columns.map(() => "?").join(", ")})`);
+      insert.run(128, ...columns.map((c) => base[c]));
+      insert.run(129, ...columns.map((c) => row[c]));
+      return digestReportRanges(db, columns, 128n, 256n, { mode: "none" }).digests.toString("hex");
+    } finally {
+      db.close();
+    }
+  };
+
+  it("changes when any one column of the contract changes, in value or only in type", () => {
+    expect(Object.keys(others).sort()).toEqual([...columns].sort());
+    const seen = new Set([digestOf(base)]);
+    let count = 1;
+    for (const column of columns) {
+      for (const value of others[column]!) {
+        seen.add(digestOf({ ...base, [column]: value }));
+        expect(seen.size, `${column} = ${typeof value} ${String(value)}`).toBe(++count);
+      }
     }
   });
 });
