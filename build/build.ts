@@ -24,6 +24,7 @@ import { decodeDigest, encodeDigest, planBuild, readState, writeState, type Buil
 import { openKeptModel, planPassRows, pruneKeptModels } from "./kept-model.ts";
 import type { PassRows } from "./model/report-pass.ts";
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
+import { WorkAhead } from "./work-ahead.ts";
 import { startSnapshotDigest, type DigestJob } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
 import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
@@ -292,14 +293,15 @@ function writeLastBuild(layout: BuildsLayout, summary: BuildSummary): void {
 
 /**
  * Builds into memory (tests): every file of dist by path, manifest included, and the build's
- * summary. Its change feed follows the build folder `previousBuild` (none: a first publish).
+ * summary. Its change feed follows the build folder `previousBuild` (none: a first publish);
+ * `workAheadEachFile`: run work ahead after every file (MemoryWriter's `eager`).
  */
 export function buildInMemory(
-  options: Omit<BuildOptions, "out"> & { previousBuild?: string },
+  options: Omit<BuildOptions, "out"> & { previousBuild?: string; workAheadEachFile?: boolean },
 ): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "warnings" | "mode"> } {
   const db = openSnapshot(options.db);
   try {
-    const writer = new MemoryWriter();
+    const writer = new MemoryWriter(options.workAheadEachFile);
     const summary = runBuild(options, db, writer, readPreviousPublish(options.previousBuild ?? null));
     return { files: writer.files, summary };
   } finally {
@@ -343,8 +345,11 @@ function runBuild(
     examples: new ExampleCollector(model),
     listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES,
     unchanged: given.unchanged === true,
+    ahead: new WorkAhead(),
   };
   const emitters = options.emitters ?? EMITTERS;
+  for (const emitter of emitters) emitter.prepare?.(ctx);
+  writer.whileWaiting = () => ctx.ahead.step();
   const checkPhase = { files: 0, seconds: 0, unmade: 0 };
   let unmade = 0;
   for (const emitter of emitters) {
