@@ -44,10 +44,38 @@ function runChild(script: string, args: string[], statsFile: string): Promise<Ch
 /**
  * Lets the disk settle before a timed step: the kernel writes a build's 1.2 GB back for a
  * while after it ends, and a build or a floor loop that runs meanwhile pays for it (up to 40 %
- * slower here). `sync` waits until everything written so far is on disk.
+ * slower here). `sync` waits until everything written so far is on disk; after a large deletion
+ * the disk then goes on writing (the freed inodes and blocks) and discarding for a while, so it
+ * also waits (up to ten minutes) until the disk is idle: fewer than IDLE_REQUESTS writes and
+ * discards in 5 s (Linux's counts, where there are any). What this cannot see: on ext4 with
+ * online discard, creating files stays slower for a while after a large deletion though the disk
+ * reports almost no requests (docs/operators.md, "What the build writes").
  */
 export function settleDisk(): void {
   spawnSync("sync", { stdio: "ignore" });
+  const deadline = Date.now() + 10 * 60_000;
+  for (let before = countWrites(); before !== null && Date.now() < deadline; ) {
+    spawnSync("sleep", ["5"]);
+    const now = countWrites();
+    if (now === null || now - before < IDLE_REQUESTS) break;
+    before = now;
+  }
+}
+
+const IDLE_REQUESTS = 100;
+
+/** Write and discard requests completed by every block device so far (/proc/diskstats), or null where it does not say. */
+function countWrites(): number | null {
+  try {
+    // After major, minor and name: reads (4 fields), writes completed (index 7), …, discards completed (index 14).
+    return readFileSync("/proc/diskstats", "utf8")
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields.length >= 18)
+      .reduce((sum, fields) => sum + Number(fields[7]) + Number(fields[14]), 0);
+  } catch {
+    return null;
+  }
 }
 
 /** `npm run build` with these flags in a process of its own: its seconds and peak RSS. */

@@ -164,13 +164,11 @@ export function makeSample({ scale, workDir, reuseSample }: { scale: number; wor
 
 /**
  * Waits until the build folders the builds of `dist` retired or set aside are deleted (their
- * deleters run in the background, a retired one after its readers' grace), then flushes the disk
- * and waits for it to go idle: each row starts on a settled disk rather than beside the deletion
- * of a million files the row before left (on the benchmark's disk, with online discard, that made
- * a full build's writes several times slower). An operator publishing often meets that deletion;
- * a row measures one build. What this cannot see: on ext4 with online discard, creating files
- * stays slower for a while after a large deletion though the disk reports almost no requests
- * (docs/operators.md, "What the build writes"), so a row soon after one may still pay for it.
+ * deleters run in the background, a retired one after its readers' grace), then for the disk to
+ * settle (settleDisk): each row starts on a settled disk rather than beside the deletion of a
+ * million files the row before left (on the benchmark's disk, with online discard, that made a
+ * full build's writes several times slower). An operator publishing often meets that deletion;
+ * a row measures one build.
  */
 function waitForDeletions(dist: string): void {
   const buildsDir = getBuildsLayout(dist).buildsDir;
@@ -178,31 +176,6 @@ function waitForDeletions(dist: string): void {
   const pending = () => existsSync(buildsDir) && readdirSync(buildsDir).some((name) => name.startsWith("trash-"));
   while (pending() && Date.now() < deadline) spawnSync("sleep", ["1"]);
   settleDisk();
-  // After a deletion the disk goes on writing (the freed inodes and blocks) and discarding for a
-  // while: wait until it is idle, fewer than IDLE_REQUESTS writes and discards in 5 s (Linux's
-  // counts, where there are any).
-  for (let before = countWrites(); before !== null && Date.now() < deadline; ) {
-    spawnSync("sleep", ["5"]);
-    const now = countWrites();
-    if (now === null || now - before < IDLE_REQUESTS) break;
-    before = now;
-  }
-}
-
-const IDLE_REQUESTS = 100;
-
-/** Write and discard requests completed by every block device so far (/proc/diskstats), or null where it does not say. */
-function countWrites(): number | null {
-  try {
-    // After major, minor and name: reads (4 fields), writes completed (index 7), …, discards completed (index 14).
-    return readFileSync("/proc/diskstats", "utf8")
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/))
-      .filter((fields) => fields.length >= 18)
-      .reduce((sum, fields) => sum + Number(fields[7]) + Number(fields[14]), 0);
-  } catch {
-    return null;
-  }
 }
 
 /** A snapshot of `from` with `sql` applied, written as a fresh export (VACUUM INTO: new pages, as an operator's export makes). */
