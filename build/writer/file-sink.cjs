@@ -5,7 +5,7 @@
 // disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
 const { VARIANT_SUFFIX } = require("./variants.cjs");
-const { SerialVariants, hashContent } = require("./variant-jobs.cjs");
+const { SerialVariants, StoreError, hashContent } = require("./variant-jobs.cjs");
 
 const MANIFEST_PATH = "manifest.json";
 const NO_BYTES = new Uint8Array(0);
@@ -55,13 +55,14 @@ class FileSink {
   /**
    * `write` for each of `files`, with the same manifest, but the variants of the batch made
    * through `variants` (variant-jobs.cjs): handed over once every file is placed, made while the
-   * files are stored (by another thread too, with SharedVariants), then stored and listed in order.
+   * files are stored (by another thread too, with SharedVariants, which also stores some of the
+   * files once it has compressed what it could), then stored and listed in order.
    * `current` names the file being stored, for an error. Once `stopped()` says so (the build
    * failed elsewhere), nothing more is stored, not even the rest of the batch.
    * A file whose `data` is null is the current build's (output.ts UNCHANGED): it is kept or linked
    * with whichever of `encodings` that build has, as a file of the same bytes would be.
    * @param {{ path: string; data: string | Uint8Array | null; encodings: readonly import("../../core/routes/variants.ts").Encoding[] }[]} files
-   * @param {{ start(jobs: import("./variant-jobs.cjs").VariantJob[]): void; finish(): import("./variant-jobs.cjs").VariantEntry[][] }} variants
+   * @param {Pick<import("./variant-jobs.cjs").SerialVariants, "start" | "storeAll" | "finish" | "abandon">} variants
    * @param {() => boolean} [stopped]
    */
   writeBatch(files, variants, stopped = () => false) {
@@ -78,14 +79,32 @@ class FileSink {
       const digest = crypto.hash("sha256", bytes, "buffer");
       return { path, bytes, size: bytes.byteLength, encodings, sha256: digest.toString("hex"), how: reuse.place(path, digest) };
     });
-    variants.start(placed.filter((file) => file.how === "write" && file.encodings.length > 0));
-    for (const file of placed) {
-      if (file.how !== "write") continue;
-      if (stopped()) return;
-      this.current = file.path;
-      this.store(file.path, file.bytes);
+    const toStore = placed.filter((file) => file.how === "write");
+    variants.start(
+      toStore.filter((file) => file.encodings.length > 0),
+      toStore,
+    );
+    /** @type {boolean} */
+    let whole;
+    try {
+      whole = variants.storeAll((file) => {
+        this.current = file.path;
+        this.store(file.path, file.bytes);
+      }, stopped);
+    } catch (error) {
+      abandonQuietly(variants);
+      throw error;
     }
-    const made = variants.finish();
+    if (!whole) return abandonQuietly(variants);
+    /** @type {import("./variant-jobs.cjs").VariantEntry[][]} */
+    let made;
+    try {
+      made = variants.finish();
+    } catch (error) {
+      // A file the helper thread could not store: named as the writer's own would be.
+      if (error instanceof StoreError) this.current = error.path;
+      throw error;
+    }
     let next = 0;
     for (const { path, size, encodings, sha256, how } of placed) {
       this.list(path, size, sha256);
@@ -147,6 +166,19 @@ class FileSink {
     this.append(this.pending.join(""));
     this.pending = [];
     this.pendingLength = 0;
+  }
+}
+
+/**
+ * Drops a batch that will not be finished (stopped, or a file failed), waiting until no other
+ * thread stores any of it; the error that ended it is the one to report, not a second one here.
+ * @param {{ abandon(): void }} variants
+ */
+function abandonQuietly(variants) {
+  try {
+    variants.abandon();
+  } catch {
+    // The helper did not answer: the build fails with the first error anyway.
   }
 }
 

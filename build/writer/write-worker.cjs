@@ -11,20 +11,18 @@
 // Every failure, from the first byte of the manifest on, must reach the main thread as an
 // `error` reply plus the failed flag: the main thread waits in Atomics.wait, where a thread that
 // died of an uncaught exception would leave it waiting for ever.
-const { closeSync, mkdirSync, openSync, writeFileSync, writeSync } = require("node:fs");
+const { closeSync, openSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
 const { TreeReuse, unlinkIfThere } = require("./tree-reuse.cjs");
-const { SharedVariants } = require("./variant-jobs.cjs");
+const { SharedVariants, createFileStore } = require("./variant-jobs.cjs");
 
 /** @type {import("./protocol.ts").WriteWorkerData} */
 const { root, port, control, reuse: reuseSpec } = workerData;
 // [0]: messages in flight, [1]: 1 once this worker has failed, [2]: 1 once the main thread asks it to stop,
 // [3]: files under reuse's `rewrite` prefix written anew so far
 const state = new Int32Array(control);
-/** @type {Set<string>} */
-const madeDirs = new Set();
 let failed = false;
 // Time this thread spends writing and hashing (not waiting for batches): the writer's throughput.
 let busyMs = 0;
@@ -79,7 +77,7 @@ function appendToManifest(text) {
 
 /** @type {InstanceType<typeof FileSink> | null} */
 let sink = null;
-/** Variants are made here and on a helper thread at once (variant-jobs.cjs), while this one writes. */
+/** Variants are made here and on a helper thread at once (variant-jobs.cjs), while this one writes; the helper stores files too. */
 /** @type {InstanceType<typeof SharedVariants>} */
 let variants;
 /** @type {InstanceType<typeof TreeReuse> | null} */
@@ -92,22 +90,9 @@ try {
     reuse = new TreeReuse({ root, baseManifest, current: reuseSpec.current, watch: reuseSpec.watch, rewrite: reuseSpec.rewrite });
     unlinkIfThere(manifestPath);
   }
-  variants = new SharedVariants();
+  variants = new SharedVariants(root);
   manifestFd = openSync(join(root, MANIFEST_PATH), "w");
-  sink = new FileSink(
-    (path, data) => {
-      // Paths are checked `/`-separated relative paths (output.ts, checkPath), so plain concatenation is safe.
-      const target = `${root}/${path}`;
-      const dir = target.slice(0, target.lastIndexOf("/"));
-      if (!madeDirs.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        madeDirs.add(dir);
-      }
-      writeFileSync(target, data);
-    },
-    appendToManifest,
-    reuse,
-  );
+  sink = new FileSink(createFileStore(root), appendToManifest, reuse);
 } catch (error) {
   fail(`writing ${MANIFEST_PATH}`, error instanceof ManifestError ? error.cause : error);
 }

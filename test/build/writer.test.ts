@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { createDiskWriter, hashFile, MemoryWriter, UNCHANGED } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
 import { FileSink } from "../../build/writer/file-sink.cjs";
-import { SerialVariants, SharedVariants, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
+import { createFileStore, SerialVariants, SharedVariants, STORE, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");
@@ -286,6 +286,96 @@ describe("variants made beside the writer (variant-jobs.cjs)", () => {
     const helped = shared.helped;
     expect(shared.finish().flat().length).toBeGreaterThan(jobs.length);
     expect(shared.helped).toBe(helped);
+  });
+});
+
+describe("files stored beside the writer (variant-jobs.cjs, shared stores)", () => {
+  const files = Array.from({ length: 64 }, (_, i) => ({ path: `api/check/u${i}.json`, data: `{"username":"u${i}","n":${i * 7919}}`, encodings: [] as const }));
+  /**
+   * The writer's own store: it waits, before its first file, until the helper has taken two
+   * (the shared counter has moved past them), so that both threads store some of every batch.
+   */
+  const patientStore = (shared: InstanceType<typeof SharedVariants>, store: (path: string, data: Uint8Array) => void) => {
+    let first = true;
+    return (path: string, data: Uint8Array) => {
+      const deadline = Date.now() + 10_000;
+      while (first && Atomics.load(shared.state, STORE) < 3 && Date.now() < deadline) Atomics.wait(shared.state, STORE, Atomics.load(shared.state, STORE), 5);
+      first = false;
+      store(path, data);
+    };
+  };
+
+  it("stores each file once, whichever thread stores it, and lists them in the batch's order", () => {
+    const root = join(dir, "shared-stores");
+    const shared = new SharedVariants(root);
+    try {
+      let manifest = "";
+      const sink = new FileSink(patientStore(shared, createFileStore(root)), (text) => (manifest += text));
+      sink.writeBatch(files, shared);
+      sink.finish({});
+      expect(shared.stored).toBeGreaterThan(0);
+      expect(shared.stored).toBeLessThan(files.length);
+      expect(readdirSync(join(root, "api/check")).sort()).toEqual(files.map((f) => f.path.slice("api/check/".length)).sort());
+      for (const file of files) expect(readFileSync(join(root, file.path), "utf8")).toBe(file.data);
+      expect((JSON.parse(manifest) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual(files.map((f) => f.path));
+    } finally {
+      void shared.helper.terminate();
+    }
+  });
+
+  it("fails with the file the helper could not store, named, with the system's code", () => {
+    // The helper's folder cannot hold api/check/ (a file is in the way); the writer's own stores go elsewhere and succeed.
+    const blocked = join(dir, "shared-blocked");
+    mkdirSync(blocked, { recursive: true });
+    writeFileSync(join(blocked, "api"), "not a folder");
+    const shared = new SharedVariants(blocked);
+    try {
+      const sink = new FileSink(patientStore(shared, createFileStore(join(dir, "shared-writer-own"))), () => {});
+      let thrown: unknown;
+      try {
+        sink.writeBatch(files, shared);
+      } catch (error) {
+        thrown = error;
+      }
+      expect((thrown as NodeJS.ErrnoException)?.code).toMatch(/^(ENOTDIR|EEXIST)$/);
+      expect(sink.current).toMatch(/^api\/check\/u\d+\.json$/);
+      // The next batch goes through the same helper: its counters and answer start over.
+      const ok = new FileSink(createFileStore(join(dir, "shared-after")), () => {});
+      ok.writeBatch(files.slice(0, 4), shared);
+      expect(existsSync(join(dir, "shared-after", files[3]!.path))).toBe(true);
+    } finally {
+      void shared.helper.terminate();
+    }
+  });
+
+  it("stores every file of a batch too small to share its files, its variants still shared", () => {
+    const root = join(dir, "shared-few");
+    const shared = new SharedVariants(root);
+    try {
+      const pages = Array.from({ length: 6 }, (_, i) => ({ path: `page/${i}.html`, data: `<p>${"row ".repeat(600)}${i}</p>`, encodings: ["br", "gzip"] as const }));
+      new FileSink(createFileStore(root), () => {}).writeBatch(pages, shared);
+      expect(readdirSync(join(root, "page")).sort()).toEqual(pages.flatMap((p) => [p.path, `${p.path}.br`, `${p.path}.gz`]).map((p) => p.slice("page/".length)).sort());
+      expect(shared.stored).toBe(0);
+    } finally {
+      void shared.helper.terminate();
+    }
+  });
+
+  it("stores nothing more once stopped, on either thread", () => {
+    const root = join(dir, "shared-stopped");
+    const shared = new SharedVariants(root);
+    try {
+      let stores = 0;
+      const sink = new FileSink(patientStore(shared, (path, data) => (stores++, createFileStore(root)(path, data))), () => {});
+      sink.writeBatch(files, shared, () => stores >= 1);
+      const count = () => readdirSync(join(root, "api/check")).length;
+      const after = count();
+      expect(after).toBeLessThan(files.length);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      expect(count()).toBe(after);
+    } finally {
+      void shared.helper.terminate();
+    }
   });
 });
 
