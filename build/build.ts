@@ -24,7 +24,6 @@ import { decodeDigest, encodeDigest, planBuild, readState, writeState, type Buil
 import { openKeptModel, planPassRows, pruneKeptModels } from "./kept-model.ts";
 import type { PassRows } from "./model/report-pass.ts";
 import { describeMode, keepTrees, toStoredSummary, waitForReaders, WATCHED_CHANGES } from "./incremental.ts";
-import { WorkAhead } from "./work-ahead.ts";
 import { startSnapshotDigest, type DigestJob } from "./snapshot/digest.ts";
 import { getCodeFingerprint } from "./code-fingerprint.ts";
 import { DEFAULT_CHANGE_RETENTION, type ChangeRetention, createStagingDir, deleteSetAside, setAside, getBuildsLayout, getCurrentBuild, publishBuild, sweepAbandoned, takeForStaging, tidyAfterPublish, type BuildsLayout } from "./publish.ts";
@@ -293,15 +292,14 @@ function writeLastBuild(layout: BuildsLayout, summary: BuildSummary): void {
 
 /**
  * Builds into memory (tests): every file of dist by path, manifest included, and the build's
- * summary. Its change feed follows the build folder `previousBuild` (none: a first publish);
- * `workAheadEachFile`: run work ahead after every file (MemoryWriter's `eager`).
+ * summary. Its change feed follows the build folder `previousBuild` (none: a first publish).
  */
 export function buildInMemory(
-  options: Omit<BuildOptions, "out"> & { previousBuild?: string; workAheadEachFile?: boolean },
+  options: Omit<BuildOptions, "out"> & { previousBuild?: string },
 ): { files: Map<string, Buffer>; summary: Omit<BuildSummary, "buildDir" | "warnings" | "mode"> } {
   const db = openSnapshot(options.db);
   try {
-    const writer = new MemoryWriter(options.workAheadEachFile);
+    const writer = new MemoryWriter();
     const summary = runBuild(options, db, writer, readPreviousPublish(options.previousBuild ?? null));
     return { files: writer.files, summary };
   } finally {
@@ -345,11 +343,8 @@ function runBuild(
     examples: new ExampleCollector(model),
     listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES,
     unchanged: given.unchanged === true,
-    ahead: new WorkAhead(),
   };
   const emitters = options.emitters ?? EMITTERS;
-  for (const emitter of emitters) emitter.prepare?.(ctx);
-  writer.whileWaiting = () => ctx.ahead.step();
   const checkPhase = { files: 0, seconds: 0, unmade: 0 };
   let unmade = 0;
   for (const emitter of emitters) {

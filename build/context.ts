@@ -1,6 +1,5 @@
 import type { Urls } from "../core/urls.ts";
 import type { ExampleCollector } from "./examples.ts";
-import type { WorkAhead } from "./work-ahead.ts";
 import type { Model } from "./model/types.ts";
 import { UNCHANGED, type OutputFile } from "./writer/index.ts";
 
@@ -21,8 +20,6 @@ export interface EmitContext {
    * keeps or links that build's file. A file the examples show is always made (ExampleCollector.wants).
    */
   unchanged: boolean;
-  /** Work emitters queue before their turn (Emitter.prepare), run while the build waits for the file writer. */
-  ahead: WorkAhead;
 }
 
 /**

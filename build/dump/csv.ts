@@ -16,12 +16,6 @@ import type { ChunkedData } from "../writer/index.ts";
 
 export type Cell = string | number | null;
 
-/** A finished CSV: its text (inflated as it is read) and its gzip, each with its SHA-256. */
-export interface CsvFiles {
-  csv: ChunkedData & { sha256: string };
-  gz: ChunkedData & { sha256: string };
-}
-
 /**
  * Cells starting with these can run as formulas (OWASP "CSV injection"). papaparse's own
  * `escapeFormulae: true` uses /^[=+\-@\t\r].*$/, whose `.` stops at a newline, so a cell
@@ -87,7 +81,7 @@ export class CsvCollector {
    * dumps' index list them); the collector lets go of its batches, and the files can be read as
    * often as they are written.
    */
-  finish(): CsvFiles {
+  finish(): { csv: ChunkedData & { sha256: string }; gz: ChunkedData & { sha256: string } } {
     this.flush();
     const { members, sizes } = this;
     this.members = [];

@@ -1,25 +1,21 @@
 /**
- * The spammer dumps: the full one (every valid username) and the weekly "new" ones — for every
- * ISO week in which some valid username was first reported, the usernames whose first report
- * (`first_seen`, from the snapshot: no clock) falls in it, in username order, with the columns
- * of the full spammer dump. A researcher who last fetched week W takes the files of W and later
- * instead of the whole dump again.
+ * The weekly "new" dumps: for every ISO week in which some valid username was first reported,
+ * the usernames whose first report (`first_seen`, from the snapshot: no clock) falls in it, in
+ * username order, with the columns of the full spammer dump. A researcher who last fetched week
+ * W takes the files of W and later instead of the whole dump again.
  *
- * Both come from one pass over the spammer table in username order: each row is formatted once
- * and its record goes to the full CSV and to its week's. The pass pauses every SLICE_ROWS rows,
- * so that the build can run it in slices while an earlier emitter waits for the file writer
- * (build/work-ahead.ts). Memory: every CSV is held gzip-compressed (csv.ts), about 30 MiB for
- * each of the two sets at a million usernames.
+ * Rows are grouped by week with a counting sort of row indexes (a week number per row and a
+ * typed array of rows: about 8 bytes a username), and each week's CSV is made, handed over and
+ * let go before the next, so memory holds one week's compressed CSV at a time.
  */
 import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week.ts";
 import type { Urls } from "../../core/urls.ts";
-import { createEmptySpammer, type SpammerTable } from "../model/spammer-table.ts";
+import type { SpammerTable } from "../model/spammer-table.ts";
 import { SPAMMER_COLUMNS, createSpammerRecordFormatter } from "./columns.ts";
-import { CsvCollector, type CsvFiles } from "./csv.ts";
+import { CsvCollector } from "./csv.ts";
+import type { ChunkedData } from "../writer/index.ts";
 
 const DAY_MS = 86_400_000;
-/** Rows between two pauses: a few milliseconds of work. */
-const SLICE_ROWS = 512;
 
 export interface NewWeek {
   /** `2026-W11` */
@@ -27,42 +23,54 @@ export interface NewWeek {
   /** UTC day numbers of its Monday and Sunday. */
   firstDay: number;
   lastDay: number;
+  /** Its rows of the table, in username order. */
+  rows: Uint32Array;
 }
 
-export interface SpammerDump extends CsvFiles {
+/** Weeks with first reports, oldest first, each known by the day number of its Monday. */
+export function groupRowsByFirstWeek(table: SpammerTable): NewWeek[] {
+  const n = table.size;
+  const weekOf = new Int32Array(n);
+  const counts = new Map<number, number>();
+  for (let row = 0; row < n; row++) {
+    const week = getIsoWeekMonday(table.firstSeenMs(row));
+    weekOf[row] = week;
+    counts.set(week, (counts.get(week) ?? 0) + 1);
+  }
+  const weeks = [...counts.keys()].sort((a, b) => a - b);
+  const starts = new Map<number, number>();
+  let offset = 0;
+  for (const week of weeks) {
+    starts.set(week, offset);
+    offset += counts.get(week)!;
+  }
+  const order = new Uint32Array(n);
+  const next = new Map(starts);
+  for (let row = 0; row < n; row++) {
+    const week = weekOf[row]!;
+    const at = next.get(week)!;
+    order[at] = row;
+    next.set(week, at + 1);
+  }
+  return weeks.map((monday) => {
+    const start = starts.get(monday)!;
+    return { week: formatIsoWeek(getIsoWeek(monday * DAY_MS)), firstDay: monday, lastDay: monday + 6, rows: order.subarray(start, start + counts.get(monday)!) };
+  });
+}
+
+export interface NewWeekDump {
+  week: NewWeek;
+  csv: ChunkedData & { sha256: string };
+  gz: ChunkedData & { sha256: string };
   rows: number;
 }
 
-export interface SpammerDumps {
-  all: SpammerDump;
-  /** Weeks with first reports, oldest first. */
-  weeks: (SpammerDump & { week: NewWeek })[];
-}
-
-/** Every spammer dump of the table (see the header), made as the generator is run to its end. */
-export function* collectSpammerDumps(table: SpammerTable, urls: Urls): Generator<void, SpammerDumps, void> {
-  const header = SPAMMER_COLUMNS.map((c) => c.name);
+/** Each week's CSV and gzip, oldest week first, made when asked for. */
+export function* collectNewWeekDumps(table: SpammerTable, urls: Urls): Generator<NewWeekDump> {
   const format = createSpammerRecordFormatter(urls);
-  const all = new CsvCollector(header);
-  const weeks = new Map<number, CsvCollector>();
-  const view = createEmptySpammer();
-  for (let row = 0; row < table.size; row++) {
-    const spammer = table.fill(view, row);
-    const record = format(spammer);
-    all.addRecord(record);
-    const monday = getIsoWeekMonday(spammer.firstSeenMs);
-    let week = weeks.get(monday);
-    if (!week) weeks.set(monday, (week = new CsvCollector(header)));
-    week.addRecord(record);
-    if ((row + 1) % SLICE_ROWS === 0) yield;
+  for (const week of groupRowsByFirstWeek(table)) {
+    const collector = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
+    for (const spammer of table.viewsOf(week.rows)) collector.addRecord(format(spammer));
+    yield { week, ...collector.finish(), rows: collector.rows };
   }
-  const finished = [...weeks].sort(([a], [b]) => a - b);
-  return {
-    all: { ...all.finish(), rows: all.rows },
-    weeks: finished.map(([monday, collector]) => ({
-      week: { week: formatIsoWeek(getIsoWeek(monday * DAY_MS)), firstDay: monday, lastDay: monday + 6 },
-      ...collector.finish(),
-      rows: collector.rows,
-    })),
-  };
 }

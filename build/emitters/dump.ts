@@ -6,23 +6,20 @@
  * LICENSE.txt with the credit line, and the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
  *
  * The spammer rows are read off the model's spammer table into compressed batches of CSV text
- * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory; that
- * pass (new-weeks.ts) is started before the check files (prepareDump) and run in the time the
- * build waits for the file writer (build/work-ahead.ts), so at its turn little of it is left.
+ * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory.
  * The CSVs stay in the context for the change feed, which writes the Frictionless
  * datapackage.json describing every column of them and of the change files (changes.ts).
  */
 import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import { COMPANY_COLUMNS, SPAMMER_COLUMNS, toCompanyCells } from "../dump/columns.ts";
+import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompanyCells } from "../dump/columns.ts";
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import type { DumpResource } from "../dump/datapackage.ts";
 import { createDumpIndex, type ListedDump } from "../dump/dump-index.ts";
 import { renderDumpIndexPage } from "../html/dump-index-page.ts";
-import { collectSpammerDumps, type SpammerDumps } from "../dump/new-weeks.ts";
-import { runNow } from "../work-ahead.ts";
+import { collectNewWeekDumps } from "../dump/new-weeks.ts";
 import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer/index.ts";
 
@@ -42,19 +39,11 @@ export const getPublishedDumps = (ctx: EmitContext): PublishedDumps | undefined 
 
 type WrittenResource = DumpResource & { file: ChunkedData & { sha256: string }; gz: ChunkedData & { sha256: string }; rows: number };
 
-/** The spammer dumps, made ahead (build/work-ahead.ts) from the time prepareDump is called. */
-const prepared = new WeakMap<EmitContext, () => SpammerDumps>();
-
-/** Starts the spammer dumps' pass, to be run while earlier emitters wait for the file writer. */
-export function prepareDump(ctx: EmitContext): void {
-  prepared.set(ctx, ctx.ahead.add(collectSpammerDumps(ctx.model.spammers, ctx.urls)));
-}
-
 export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
-  const take = prepared.get(ctx);
-  prepared.delete(ctx);
-  const spammerDumps = withContext("making the spammer dumps", () => (take ? take() : runNow(collectSpammerDumps(model.spammers, urls))));
+  const spammerRows = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
+  const format = createSpammerRecordFormatter(urls);
+  for (const spammer of model.spammers.views()) spammerRows.addRecord(format(spammer));
   const week = formatIsoWeek(getIsoWeek(model.asOfMs));
   const credit = getCredit(ctx);
 
@@ -62,7 +51,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   // By id, the primary key, like the spammers by username: a change file is then the linear merge
   // of two dumps (build/emitters/changes.ts), and two weeks' dumps diff line by line.
   for (const company of [...model.ranked].sort((a, b) => a.id - b.id)) companyRows.add(toCompanyCells(company, urls));
-  const spammerFiles = spammerDumps.all;
+  const spammerFiles = withContext("joining the spammer dump", () => spammerRows.finish());
   const companyFiles = withContext("joining the company dump", () => companyRows.finish());
 
   const resources: WrittenResource[] = [
@@ -73,7 +62,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
       path: `spammers-${week}.csv`,
       file: spammerFiles.csv,
       gz: spammerFiles.gz,
-      rows: spammerFiles.rows,
+      rows: spammerRows.rows,
       columns: SPAMMER_COLUMNS,
       primaryKey: "username",
     },
@@ -100,12 +89,11 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   }
 
   const newResources: DumpResource[] = [];
-  // Each week's compressed CSV is let go once written (shift: the array holds the weeks not yet written).
-  for (let dump = spammerDumps.weeks.shift(); dump; dump = spammerDumps.weeks.shift()) {
+  for (const dump of collectNewWeekDumps(model.spammers, urls)) {
     const name = `spammers-new-${dump.week.week}`;
     yield { path: getRouteFile("getDumpCsv", { name }), data: dump.csv };
     yield { path: getRouteFile("getDumpGzip", { name }), data: dump.gz };
-    // Sizes and hashes only.
+    // Sizes and hashes only: the week's compressed CSV is let go once written.
     const csv = { byteLength: dump.csv.byteLength, sha256: dump.csv.sha256 };
     listed.push({ name, dataset: "spammers-new", week: dump.week.week, firstDay: dump.week.firstDay, lastDay: dump.week.lastDay, rows: dump.rows, csv, gz: { byteLength: dump.gz.byteLength, sha256: dump.gz.sha256 } });
     newResources.push({

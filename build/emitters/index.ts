@@ -13,7 +13,7 @@ import { emitCheckFiles } from "./check.ts";
 import { emitCompanyList } from "./companies.ts";
 import { emitCompanyCards, emitWidgets } from "./company.ts";
 import { emitDetectionRules } from "./detection-rules.ts";
-import { emitDump, prepareDump } from "./dump.ts";
+import { emitDump } from "./dump.ts";
 import { emitFeeds } from "./feeds.ts";
 import { emitFingerprintIndex } from "./fingerprint.ts";
 import { emitBuildReport } from "./report.ts";
@@ -30,8 +30,6 @@ export interface Emitter {
   name: string;
   writes: string;
   emit: (ctx: EmitContext) => Iterable<OutputFile>;
-  /** Queues work of this emitter's on ctx.ahead before the first emitter runs (build/work-ahead.ts). */
-  prepare?: (ctx: EmitContext) => void;
 }
 
 export const EMITTERS: Emitter[] = [
@@ -48,7 +46,7 @@ export const EMITTERS: Emitter[] = [
   { name: "chats", writes: "api/chat/{username}/status.json, api/chat/{username}/badge.svg", emit: emitChatStatuses },
   { name: "detection-rules", writes: "api/detection-rules.json", emit: emitDetectionRules },
   { name: "feeds", writes: "rss/all.rss, rss/all.atom, rss/all.feed.json, rss/category/{category}.{rss,atom,feed.json}", emit: emitFeeds },
-  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, dumps/spammers-new-{YYYY}-W{ww}.csv, a .gz beside each, dumps/LICENSE.txt, dumps/index.json, dumps/index.html", emit: emitDump, prepare: prepareDump },
+  { name: "dump", writes: "dumps/{spammers,companies}-{YYYY}-W{ww}.csv, dumps/{spammers,companies}-latest.csv, dumps/spammers-new-{YYYY}-W{ww}.csv, a .gz beside each, dumps/LICENSE.txt, dumps/index.json, dumps/index.html", emit: emitDump },
   { name: "site", writes: "company/{slug}.html, companies/index.html, companies/page/{n}/index.html", emit: emitSitePages },
   { name: "pages", writes: "people/{slug}.html, avatars/{slug}.svg, glossary/, videos/, video-channels/, channels/, chats/, blog/ {slug or username}.html", emit: emitContentPages },
   { name: "home", writes: "index.html (landing page), 404.html (the pages' not-found page)", emit: emitHomePages },

@@ -47,7 +47,6 @@ class ThreadedDiskWriter implements DiskWriter {
   byteCount = 0;
   writeSeconds = 0;
   reused: ReuseStats | null = null;
-  whileWaiting?: () => boolean;
   /** Where large files are written before the worker gives them their name (reuse only). */
   private readonly incoming: string | null;
   private readonly worker: Worker;
@@ -253,10 +252,7 @@ class ThreadedDiskWriter implements DiskWriter {
     this.paths = [];
     this.data = [];
     this.batchBytes = 0;
-    while (Atomics.load(this.inFlight, 0) > MAX_IN_FLIGHT) {
-      // A full queue holds a few hundred milliseconds of the worker's work: time for a slice of the build's own (Writer.whileWaiting).
-      if (!this.whileWaiting?.()) this.waitForProgress();
-    }
+    while (Atomics.load(this.inFlight, 0) > MAX_IN_FLIGHT) this.waitForProgress();
   }
 
   private post(message: WriterMessage, transfer: ArrayBuffer[] = []): void {

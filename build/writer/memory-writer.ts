@@ -2,23 +2,15 @@ import { listVariantEncodings } from "../../core/routes/variants.ts";
 import { FileSink, MANIFEST_PATH } from "./file-sink.cjs";
 import { checkPath, toBytes, type OutputFile, type Writer } from "./output.ts";
 
-/**
- * Keeps every file in memory (tests build without touching the disk), with the same manifest.
- * It never waits, so it runs no work ahead (Writer.whileWaiting) unless `eager`: then one slice
- * after every file, as a disk writer whose queue is always full would, so that a test can hold a
- * build that did its work ahead equal to one that did it at each emitter's turn.
- */
+/** Keeps every file in memory (tests build without touching the disk), with the same manifest. */
 export class MemoryWriter implements Writer {
   readonly files = new Map<string, Buffer>();
   readonly writeSeconds = 0;
-  whileWaiting?: () => boolean;
   private manifest = "";
   private readonly sink = new FileSink(
     (path, data) => this.files.set(path, Buffer.from(data)),
     (text) => (this.manifest += text),
   );
-
-  constructor(private readonly eager = false) {}
 
   get fileCount(): number {
     return this.sink.fileCount;
@@ -33,7 +25,6 @@ export class MemoryWriter implements Writer {
     const data = toBytes(file.data);
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
     this.sink.write(file.path, bytes, listVariantEncodings(file.path, bytes.byteLength));
-    if (this.eager) this.whileWaiting?.();
   }
 
   seal(): { sha256: string; bytes: number } {

@@ -46,11 +46,6 @@ export interface Writer {
   readonly byteCount: number;
   /** Seconds spent hashing and writing (the disk writer's worker thread), once finished. */
   readonly writeSeconds: number;
-  /**
-   * Called instead of waiting when the writer's queue is full, until it has room again: a slice
-   * of work ahead (build/work-ahead.ts), false when there is none left (then the writer waits).
-   */
-  whileWaiting?: () => boolean;
 }
 
 export const isChunked = (data: OutputFile["data"]): data is ChunkedData => typeof data === "object" && !ArrayBuffer.isView(data);

@@ -40,7 +40,7 @@ describe("the build", () => {
     expect(join(fixture.dir, readlinkSync(fixture.dist))).toBe(fixture.summary.buildDir);
   });
 
-  it("gives the same bytes for the same snapshot, on disk and in memory, with work ahead done early or late", () => {
+  it("gives the same bytes for the same snapshot, on disk and in memory", () => {
     const again = buildFixture("build-again");
     try {
       const a = listFiles(fixture.summary.buildDir);
@@ -52,8 +52,7 @@ describe("the build", () => {
         expect(readFileSync(join(again.summary.buildDir, path)), path).toEqual(readFileSync(join(fixture.summary.buildDir, path)));
       }
       expect(again.summary.buildId).toBe(fixture.summary.buildId);
-      // In memory, the emitters' work ahead done early, a slice after every file (build/work-ahead.ts): it moves when work is done, never what is written.
-      const memory = buildInMemory({ db: fixture.db, baseUrl: BASE_URL, workAheadEachFile: true }).files;
+      const memory = buildInMemory({ db: fixture.db, baseUrl: BASE_URL }).files;
       expect([...memory.keys()].sort()).toEqual(a);
       for (const path of a) expect(memory.get(path), path).toEqual(readFileSync(join(fixture.summary.buildDir, path)));
     } finally {
