@@ -21,7 +21,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { getBuildsLayout, getCurrentBuild } from "../build/publish.ts";
 import type { BenchRow } from "./build.ts";
-import { runBuildChild, settleDisk } from "./build.ts";
+import { runBuildChild, settleDisk, warmFile } from "./build.ts";
 
 interface Step {
   name: string;
@@ -74,6 +74,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   const inc = join(workDir, "inc", "dist");
   const full = join(workDir, "full", "dist");
   for (const dir of [join(workDir, "inc"), join(workDir, "full")]) rmSync(dir, { recursive: true, force: true });
+  warmFile(sample);
   waitForDeletions(inc);
 
   const rows: BenchRow[] = [];
