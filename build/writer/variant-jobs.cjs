@@ -184,7 +184,7 @@ class SharedVariants {
     if ((jobs.length < MIN_SHARED_JOBS && !shareStores) || this.broken !== null) return this.serial.start(jobs, stores);
     Atomics.store(this.state, CLAIM, 0);
     Atomics.store(this.state, DONE, 0);
-    // The helper takes no file to store until the counter is set below.
+    // Set before the message goes: the helper takes files from the first, or none of this batch's.
     Atomics.store(this.state, STORE, shareStores ? 0 : NO_MORE);
     // Each file copied on its own and the copies moved, not cloned: a view posted as it is would
     // clone the whole batch buffer it is a part of. The files to store, many and small, go as one copy.
