@@ -5,7 +5,7 @@
 // disk writer's worker thread runs it (build/threads.ts says why); the memory writer uses it too.
 const crypto = require("node:crypto");
 const { VARIANT_SUFFIX } = require("./variants.cjs");
-const { SerialVariants, StoreError, hashContent } = require("./variant-jobs.cjs");
+const { SerialVariants, hashContent } = require("./variant-jobs.cjs");
 
 const MANIFEST_PATH = "manifest.json";
 const NO_BYTES = new Uint8Array(0);
@@ -101,8 +101,11 @@ class FileSink {
     try {
       made = variants.finish();
     } catch (error) {
-      // A file the helper thread could not store: named as the writer's own would be.
-      if (error instanceof StoreError) this.current = error.path;
+      // A file the helper thread could not store: named as the writer's own would be. (By its
+      // field, not instanceof: a second copy of variant-jobs.cjs, as a test runner may load, has
+      // a StoreError class of its own.)
+      const file = /** @type {{ file?: unknown }} */ (error)?.file;
+      if (typeof file === "string") this.current = file;
       throw error;
     }
     let next = 0;

@@ -72,12 +72,12 @@ function joinBytes(files) {
   return joined.buffer;
 }
 
-/** A file the helper could not store: the writer fails with it as with its own. */
+/** A file the helper could not store (`file`, relative to the build folder): the writer fails with it as with its own. */
 class StoreError extends Error {
   /** @param {StoreFailure} failure */
   constructor({ path, message, code }) {
     super(message);
-    this.path = path;
+    this.file = path;
     this.code = code;
   }
 }

@@ -305,10 +305,19 @@ describe("files stored beside the writer (variant-jobs.cjs, shared stores)", () 
     };
   };
 
-  it("stores each file once, whichever thread stores it, and lists them in the batch's order", () => {
-    const root = join(dir, "shared-stores");
+  /** `run` with a SharedVariants whose helper stores into `root`, stopped afterwards. */
+  const withHelper = (root: string, run: (shared: InstanceType<typeof SharedVariants>) => void) => {
     const shared = new SharedVariants(root);
     try {
+      run(shared);
+    } finally {
+      void shared.helper.terminate();
+    }
+  };
+
+  it("stores each file once, whichever thread stores it, and lists them in the batch's order", () => {
+    const root = join(dir, "shared-stores");
+    withHelper(root, (shared) => {
       let manifest = "";
       const sink = new FileSink(patientStore(shared, createFileStore(root)), (text) => (manifest += text));
       sink.writeBatch(files, shared);
@@ -318,19 +327,17 @@ describe("files stored beside the writer (variant-jobs.cjs, shared stores)", () 
       expect(readdirSync(join(root, "api/check")).sort()).toEqual(files.map((f) => f.path.slice("api/check/".length)).sort());
       for (const file of files) expect(readFileSync(join(root, file.path), "utf8")).toBe(file.data);
       expect((JSON.parse(manifest) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual(files.map((f) => f.path));
-    } finally {
-      void shared.helper.terminate();
-    }
+    });
   });
 
   it("fails with the file the helper could not store, named, with the system's code", () => {
     // The helper's folder cannot hold api/check/ (a file is in the way); the writer's own stores go elsewhere and succeed.
     const blocked = join(dir, "shared-blocked");
+    const own = join(dir, "shared-writer-own");
     mkdirSync(blocked, { recursive: true });
     writeFileSync(join(blocked, "api"), "not a folder");
-    const shared = new SharedVariants(blocked);
-    try {
-      const sink = new FileSink(patientStore(shared, createFileStore(join(dir, "shared-writer-own"))), () => {});
+    withHelper(blocked, (shared) => {
+      const sink = new FileSink(patientStore(shared, createFileStore(own)), () => {});
       let thrown: unknown;
       try {
         sink.writeBatch(files, shared);
@@ -338,44 +345,42 @@ describe("files stored beside the writer (variant-jobs.cjs, shared stores)", () 
         thrown = error;
       }
       expect((thrown as NodeJS.ErrnoException)?.code).toMatch(/^(ENOTDIR|EEXIST)$/);
+      // The file named is one the helper took, not one the writer stored.
       expect(sink.current).toMatch(/^api\/check\/u\d+\.json$/);
+      expect(existsSync(join(own, sink.current))).toBe(false);
       // The next batch goes through the same helper: its counters and answer start over.
       const ok = new FileSink(createFileStore(join(dir, "shared-after")), () => {});
       ok.writeBatch(files.slice(0, 4), shared);
       expect(existsSync(join(dir, "shared-after", files[3]!.path))).toBe(true);
-    } finally {
-      void shared.helper.terminate();
-    }
+    });
   });
 
   it("stores every file of a batch too small to share its files, its variants still shared", () => {
     const root = join(dir, "shared-few");
-    const shared = new SharedVariants(root);
-    try {
+    withHelper(root, (shared) => {
       const pages = Array.from({ length: 6 }, (_, i) => ({ path: `page/${i}.html`, data: `<p>${"row ".repeat(600)}${i}</p>`, encodings: ["br", "gzip"] as const }));
       new FileSink(createFileStore(root), () => {}).writeBatch(pages, shared);
       expect(readdirSync(join(root, "page")).sort()).toEqual(pages.flatMap((p) => [p.path, `${p.path}.br`, `${p.path}.gz`]).map((p) => p.slice("page/".length)).sort());
       expect(shared.stored).toBe(0);
-    } finally {
-      void shared.helper.terminate();
-    }
+    });
   });
 
-  it("stores nothing more once stopped, on either thread", () => {
+  it("takes no more files once stopped, on either thread, and stores nothing after", () => {
     const root = join(dir, "shared-stopped");
-    const shared = new SharedVariants(root);
-    try {
+    // Enough files that the helper is still storing when the writer stops after its first.
+    const many = Array.from({ length: 3000 }, (_, i) => ({ path: `api/check/m${i}.json`, data: `{"n":${i}}`, encodings: [] as const }));
+    withHelper(root, (shared) => {
       let stores = 0;
-      const sink = new FileSink(patientStore(shared, (path, data) => (stores++, createFileStore(root)(path, data))), () => {});
-      sink.writeBatch(files, shared, () => stores >= 1);
+      const store = createFileStore(root);
+      const sink = new FileSink(patientStore(shared, (path, data) => (stores++, store(path, data))), () => {});
+      sink.writeBatch(many, shared, () => stores >= 1);
       const count = () => readdirSync(join(root, "api/check")).length;
       const after = count();
-      expect(after).toBeLessThan(files.length);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      // The helper stored a few while the writer stored its one, not the rest of the batch.
+      expect(after).toBeLessThan(many.length / 2);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
       expect(count()).toBe(after);
-    } finally {
-      void shared.helper.terminate();
-    }
+    });
   });
 });
 
