@@ -8,11 +8,13 @@
  * compressed (see CsvCollector), not as a million row objects.
  */
 import { createHash } from "node:crypto";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import Papa from "papaparse";
 import { removeControlCharacters } from "../../core/escape.ts";
 import { BuildError } from "../errors.ts";
 import type { ChunkedData } from "../writer/index.ts";
+import { gzipMember } from "./gzip-member.cjs";
+import type { MemberCompressor } from "./member-compressor.ts";
 
 export type Cell = string | number | null;
 
@@ -40,19 +42,33 @@ export function formatCsvRecords(rows: Cell[][]): string {
   return Papa.unparse(clean, PAPA_CONFIG) + "\r\n";
 }
 
+/** A CSV (inflated as it is read) and its gzip, each with its SHA-256. */
+export interface CsvFiles {
+  csv: ChunkedData & { sha256: string };
+  gz: ChunkedData & { sha256: string };
+}
+
 /**
  * One CSV file being collected: the header row, then records added one at a time. Each batch is
  * kept gzip-compressed, as one gzip member (RFC 1952 §2.2: a gzip file is a series of members,
  * which gzip, zcat, Python, R, pandas and Node read as one stream), so a million usernames hold
  * about 30 MiB instead of 144 MiB of CSV text. At the end the members in order are the .gz file,
  * and the CSV is inflated member by member while it is written: it is never whole in memory.
+ * With a MemberCompressor, the batches are gzipped on its thread while more rows come.
  */
 export class CsvCollector {
-  private members: Buffer[] = [];
+  /** Members, or the ids of those the compressor has not handed back yet. */
+  private members: (Buffer | number)[] = [];
   private sizes: number[] = [];
   private batch: Cell[][] = [];
-  /** Records formatted but not yet compressed (the header row first). */
-  private pending: string;
+  /**
+   * The bytes of the records formatted but not yet compressed (the header row first), up to
+   * `batchLength`. Each record is encoded as it comes, not joined into one string first: a string
+   * made of a batch's records is flattened by V8 whole and each record again in it, which took the
+   * dump's main thread three times as long as encoding them one by one.
+   */
+  private batchBytes = Buffer.allocUnsafeSlow(16 * 1024);
+  private batchLength = 0;
   /** Records since the last member, formatted or not. */
   private batched = 0;
   private length = 0;
@@ -60,8 +76,11 @@ export class CsvCollector {
   private readonly hash = createHash("sha256");
   rows = 0;
 
-  constructor(header: readonly string[]) {
-    this.pending = formatCsvRecords([[...header]]);
+  constructor(
+    header: readonly string[],
+    private readonly compressor: MemberCompressor | null = null,
+  ) {
+    this.append(formatCsvRecords([[...header]]));
   }
 
   add(row: Cell[]): void {
@@ -72,7 +91,7 @@ export class CsvCollector {
   /** A record already formatted as formatCsvRecords formats it, CRLF included. */
   addRecord(record: string): void {
     if (this.batch.length > 0) this.formatBatch();
-    this.pending += record;
+    this.append(record);
     this.counted();
   }
 
@@ -81,9 +100,11 @@ export class CsvCollector {
    * dumps' index list them); the collector lets go of its batches, and the files can be read as
    * often as they are written.
    */
-  finish(): { csv: ChunkedData & { sha256: string }; gz: ChunkedData & { sha256: string } } {
+  finish(): CsvFiles {
     this.flush();
-    const { members, sizes } = this;
+    this.batchBytes = Buffer.alloc(0);
+    const { sizes, compressor } = this;
+    const members = this.members.map((member) => (typeof member === "number" ? compressor!.take(member) : member));
     this.members = [];
     this.sizes = [];
     const csv = {
@@ -109,33 +130,33 @@ export class CsvCollector {
   }
 
   private formatBatch(): void {
-    this.pending += formatCsvRecords(this.batch);
+    if (this.batch.length > 0) this.append(formatCsvRecords(this.batch));
     this.batch = [];
+  }
+
+  private append(text: string): void {
+    // UTF-8 takes at most three bytes for each UTF-16 unit.
+    const room = this.batchLength + text.length * 3;
+    if (room > this.batchBytes.byteLength) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(room, this.batchBytes.byteLength * 2));
+      this.batchBytes.copy(grown, 0, 0, this.batchLength);
+      this.batchBytes = grown;
+    }
+    this.batchLength += this.batchBytes.write(text, this.batchLength, "utf8");
   }
 
   private flush(): void {
     this.formatBatch();
-    if (this.pending === "") return;
-    const raw = Buffer.from(this.pending, "utf8");
+    if (this.batchLength === 0) return;
+    // A buffer of its own, which the compressor may move to its thread.
+    const raw = Buffer.allocUnsafeSlow(this.batchLength);
+    this.batchBytes.copy(raw, 0, 0, this.batchLength);
+    this.batchLength = 0;
     this.hash.update(raw);
-    this.pending = "";
     this.batched = 0;
-    this.members.push(gzipMember(raw));
     this.sizes.push(raw.byteLength);
     this.length += raw.byteLength;
+    // Last: the compressor may move the batch's buffer to its thread.
+    this.members.push(this.compressor ? this.compressor.submit(raw) : gzipMember(raw));
   }
-}
-
-/**
- * One gzip member whose bytes depend only on the input: zlib writes mtime 0, and the OS byte
- * (which zlib sets from the platform it was compiled for) is set to 255, "unknown", so a build
- * on another operating system gives the same file. The level is pinned for the same reason. 4
- * compresses the spammer dump 2.9 times as fast as zlib's default 6 into a file 8 % larger (6
- * was a sixth of the build's main thread at a million usernames); 9 took 2.6 times as long as 6
- * for 1 % less.
- */
-function gzipMember(data: Uint8Array): Buffer {
-  const gz = gzipSync(data, { level: 4 });
-  gz[9] = 255;
-  return gz;
 }

@@ -2,24 +2,26 @@
  * dumps/ — the weekly open-data dump: spammers and companies as CSV, named by the ISO week of
  * `as_of` (`spammers-2026-W11.csv`) and under a stable name (`spammers-latest.csv`, the same
  * bytes); for every week in which usernames were first reported, those usernames
- * (`spammers-new-2026-W11.csv`, build/dump/new-weeks.ts); a reproducible `.gz` beside each CSV,
+ * (`spammers-new-2026-W11.csv`; both from one pass, build/dump/spammer-dumps.ts); a reproducible `.gz` beside each CSV,
  * LICENSE.txt with the credit line, and the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
  *
  * The spammer rows are read off the model's spammer table into compressed batches of CSV text
- * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory.
+ * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory; the
+ * batches are gzipped on a thread of their own while the rows are formatted (member-compressor.ts).
  * The CSVs stay in the context for the change feed, which writes the Frictionless
  * datapackage.json describing every column of them and of the change files (changes.ts).
  */
 import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { toJson, type EmitContext } from "../context.ts";
-import { COMPANY_COLUMNS, SPAMMER_COLUMNS, createSpammerRecordFormatter, toCompanyCells } from "../dump/columns.ts";
+import { COMPANY_COLUMNS, SPAMMER_COLUMNS, toCompanyCells } from "../dump/columns.ts";
 import { getCredit, renderLicenseText } from "../dump/credit.ts";
 import { CsvCollector } from "../dump/csv.ts";
 import type { DumpResource } from "../dump/datapackage.ts";
 import { createDumpIndex, type ListedDump } from "../dump/dump-index.ts";
 import { renderDumpIndexPage } from "../html/dump-index-page.ts";
-import { collectNewWeekDumps } from "../dump/new-weeks.ts";
+import { MemberCompressor } from "../dump/member-compressor.ts";
+import { collectSpammerDumps } from "../dump/spammer-dumps.ts";
 import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer/index.ts";
 
@@ -41,18 +43,22 @@ type WrittenResource = DumpResource & { file: ChunkedData & { sha256: string }; 
 
 export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
-  const spammerRows = new CsvCollector(SPAMMER_COLUMNS.map((c) => c.name));
-  const format = createSpammerRecordFormatter(urls);
-  for (const spammer of model.spammers.views()) spammerRows.addRecord(format(spammer));
   const week = formatIsoWeek(getIsoWeek(model.asOfMs));
   const credit = getCredit(ctx);
-
-  const companyRows = new CsvCollector(COMPANY_COLUMNS.map((c) => c.name));
-  // By id, the primary key, like the spammers by username: a change file is then the linear merge
-  // of two dumps (build/emitters/changes.ts), and two weeks' dumps diff line by line.
-  for (const company of [...model.ranked].sort((a, b) => a.id - b.id)) companyRows.add(toCompanyCells(company, urls));
-  const spammerFiles = withContext("joining the spammer dump", () => spammerRows.finish());
-  const companyFiles = withContext("joining the company dump", () => companyRows.finish());
+  const compressor = new MemberCompressor();
+  let spammers: ReturnType<typeof collectSpammerDumps>;
+  let companyFiles: ReturnType<CsvCollector["finish"]>;
+  const companyRows = new CsvCollector(COMPANY_COLUMNS.map((c) => c.name), compressor);
+  try {
+    spammers = withContext("joining the spammer dumps", () => collectSpammerDumps(model.spammers, urls, compressor));
+    // By id, the primary key, like the spammers by username: a change file is then the linear merge
+    // of two dumps (build/emitters/changes.ts), and two weeks' dumps diff line by line.
+    for (const company of [...model.ranked].sort((a, b) => a.id - b.id)) companyRows.add(toCompanyCells(company, urls));
+    companyFiles = withContext("joining the company dump", () => companyRows.finish());
+  } finally {
+    compressor.close();
+  }
+  const spammerFiles = spammers.all;
 
   const resources: WrittenResource[] = [
     {
@@ -62,7 +68,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
       path: `spammers-${week}.csv`,
       file: spammerFiles.csv,
       gz: spammerFiles.gz,
-      rows: spammerRows.rows,
+      rows: spammerFiles.rows,
       columns: SPAMMER_COLUMNS,
       primaryKey: "username",
     },
@@ -89,7 +95,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   }
 
   const newResources: DumpResource[] = [];
-  for (const dump of collectNewWeekDumps(model.spammers, urls)) {
+  for (const dump of spammers.weeks) {
     const name = `spammers-new-${dump.week.week}`;
     yield { path: getRouteFile("getDumpCsv", { name }), data: dump.csv };
     yield { path: getRouteFile("getDumpGzip", { name }), data: dump.gz };

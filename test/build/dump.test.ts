@@ -13,6 +13,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInMemory } from "../../build/build.ts";
 import { CsvCollector, formatCsvRecords, type Cell } from "../../build/dump/csv.ts";
+import { MemberCompressor } from "../../build/dump/member-compressor.ts";
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
 import { expectedCard, expectedCheck, expectedCompanies, expectedUsernames } from "../helpers/expected.ts";
@@ -241,6 +242,43 @@ describe("collecting a large CSV", () => {
     expect(csv.toString("utf8")).toBe(formatCsvRecords([["n", "name"], ...rows]));
     expect(gunzipSync(gz).equals(csv)).toBe(true);
     expect(collector.rows).toBe(5000);
+  });
+});
+
+describe("gzipping a dump's batches on the compression thread", () => {
+  it("gives the bytes of gzipping them inline, for several CSVs at once and more batches than it holds in flight", () => {
+    const compressor = new MemberCompressor();
+    try {
+      const header = ["n", "name"];
+      const [inline, threadedA, threadedB] = [new CsvCollector(header), new CsvCollector(header, compressor), new CsvCollector(header, compressor)];
+      // 12 batches each (2 048 rows a batch), posted in turn from two CSVs, as the weekly dumps are.
+      for (let i = 0; i < 24_000; i++) {
+        const row: Cell[] = [i, `name ${i}, ${"x".repeat(i % 50)}`];
+        inline.add(row);
+        threadedA.add(row);
+        if (i % 3 === 0) threadedB.add(row);
+      }
+      const expected = finishWhole(inline);
+      const b = finishWhole(threadedB);
+      const a = finishWhole(threadedA);
+      expect(a.csv.equals(expected.csv)).toBe(true);
+      expect(a.gz.equals(expected.gz)).toBe(true);
+      expect(gunzipSync(b.gz).equals(b.csv)).toBe(true);
+      expect(threadedB.rows).toBe(8000);
+    } finally {
+      compressor.close();
+    }
+  });
+
+  it("refuses a batch it was never given", () => {
+    const compressor = new MemberCompressor();
+    try {
+      compressor.submit(Buffer.from("a,b\r\n"));
+      expect(compressor.take(0).byteLength).toBeGreaterThan(0);
+      expect(() => compressor.take(1)).toThrow(/dump batch 1 was never posted/);
+    } finally {
+      compressor.close();
+    }
   });
 });
 
