@@ -29,6 +29,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** How the dump's CSV is written (RFC 4180 with CRLF, formula guard). */
 const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
 const BATCH_ROWS = 2048;
+/** A batch's bytes are held in a buffer grown by this much at a time. */
+const GROWTH = 64 * 1024;
 
 /**
  * Records as CSV text, each ending with CRLF, by papaparse. Control characters are removed from
@@ -67,7 +69,7 @@ export class CsvCollector {
    * made of a batch's records is flattened by V8 whole and each record again in it, which took the
    * dump's main thread three times as long as encoding them one by one.
    */
-  private batchBytes = Buffer.allocUnsafeSlow(16 * 1024);
+  private batchBytes = Buffer.allocUnsafeSlow(GROWTH);
   private batchLength = 0;
   /** Records since the last member, formatted or not. */
   private batched = 0;
@@ -135,10 +137,11 @@ export class CsvCollector {
   }
 
   private append(text: string): void {
-    // UTF-8 takes at most three bytes for each UTF-16 unit.
+    // UTF-8 takes at most three bytes for each UTF-16 unit. Grown in steps of 64 KiB, not doubled:
+    // a hundred weekly dumps each hold a batch in the making at once (spammer-dumps.ts).
     const room = this.batchLength + text.length * 3;
     if (room > this.batchBytes.byteLength) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(room, this.batchBytes.byteLength * 2));
+      const grown = Buffer.allocUnsafeSlow(Math.ceil(room / GROWTH) * GROWTH);
       this.batchBytes.copy(grown, 0, 0, this.batchLength);
       this.batchBytes = grown;
     }
@@ -152,6 +155,8 @@ export class CsvCollector {
     const raw = Buffer.allocUnsafeSlow(this.batchLength);
     this.batchBytes.copy(raw, 0, 0, this.batchLength);
     this.batchLength = 0;
+    // The next batch starts small again: most collectors fill theirs slowly.
+    if (this.batchBytes.byteLength > GROWTH) this.batchBytes = Buffer.allocUnsafeSlow(GROWTH);
     this.hash.update(raw);
     this.batched = 0;
     this.sizes.push(raw.byteLength);
