@@ -49,6 +49,8 @@ export class MemberCompressor {
   take(id: number): Buffer {
     while (!this.done.has(id)) {
       if (id >= this.posted) throw new BuildError(`dump batch ${id} was never posted for compression`);
+      // Every answer received, and not this one among them: waiting would never end.
+      if (this.received === this.posted) throw new BuildError(`dump batch ${id} was taken already`);
       this.receive();
     }
     const member = this.done.get(id)!;

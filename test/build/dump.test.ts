@@ -270,12 +270,13 @@ describe("gzipping a dump's batches on the compression thread", () => {
     }
   });
 
-  it("refuses a batch it was never given", () => {
+  it("refuses a batch it was never given, or one taken already, rather than wait for it", () => {
     const compressor = new MemberCompressor();
     try {
       compressor.submit(Buffer.from("a,b\r\n"));
       expect(compressor.take(0).byteLength).toBeGreaterThan(0);
       expect(() => compressor.take(1)).toThrow(/dump batch 1 was never posted/);
+      expect(() => compressor.take(0)).toThrow(/dump batch 0 was taken already/);
     } finally {
       compressor.close();
     }
