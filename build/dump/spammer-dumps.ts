@@ -7,7 +7,11 @@
  *
  * Both come from one pass over the spammer table in username order: each row is formatted once
  * and its record goes to the full CSV and to its week's. Every CSV is held gzip-compressed
- * (csv.ts): about 30 MiB for the full dump at a million usernames and as much again for the weeks.
+ * (csv.ts): about 30 MiB for the full dump at a million usernames and as much again for the weeks,
+ * with a batch in the making for each week (builds with two passes, the weeks' one a week at a
+ * time, peaked about 70 MiB lower at a million usernames). Two passes with the compression
+ * thread took 5.8 s against 4.7 s: the second pass reads the table out of order and formats every
+ * row again.
  */
 import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week.ts";
 import type { Urls } from "../../core/urls.ts";

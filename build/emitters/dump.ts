@@ -2,8 +2,8 @@
  * dumps/ — the weekly open-data dump: spammers and companies as CSV, named by the ISO week of
  * `as_of` (`spammers-2026-W11.csv`) and under a stable name (`spammers-latest.csv`, the same
  * bytes); for every week in which usernames were first reported, those usernames
- * (`spammers-new-2026-W11.csv`; both from one pass, build/dump/spammer-dumps.ts); a reproducible `.gz` beside each CSV,
- * LICENSE.txt with the credit line, and the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
+ * (`spammers-new-2026-W11.csv`; both from one pass, build/dump/spammer-dumps.ts); a reproducible
+ * `.gz` beside each CSV, LICENSE.txt with the credit line, and the index of it all (`index.json` and the page `/dumps/`: every file's size, SHA-256 and rows).
  *
  * The spammer rows are read off the model's spammer table into compressed batches of CSV text
  * (build/dump/csv.ts), so the 150 MB CSV of a million usernames is never whole in memory; the
