@@ -13,13 +13,22 @@ import { startWorker } from "../threads.ts";
 import { hashContent } from "./file-sink.cjs";
 import { makeVariants } from "./variants.cjs";
 import { checkChunkedSize, checkPath, isChunked, toBytes, UNCHANGED, type ChunkedData, type OutputFile, type Writer } from "./output.ts";
-import type { ReuseSpec, ReuseStats, WriterMessage, WriterReply, WriteWorkerData } from "./protocol.ts";
+import { CONTROL_BYTES, type ReuseSpec, type ReuseStats, type WriterMessage, type WriterReply, type WriteWorkerData } from "./protocol.ts";
 
 const BATCH_FILES = 256;
+/** A batch is posted once its files can take this many bytes, however few they are. */
+const BATCH_BYTES = 4 << 20;
 /** Files at least this long (bytes, or UTF-16 units for text) skip the worker: see writeLarge. */
 const LARGE_FILE = 1 << 20;
-/** Batches queued ahead of the worker: enough to keep it busy, few enough to bound memory. */
-const MAX_IN_FLIGHT = 64;
+/**
+ * What may be queued ahead of the worker, in bytes (files, paths and their lengths): the main
+ * thread runs ahead by this much while the worker catches up with a step that writes many files
+ * (an incremental build's check files, embeds), on the next step's work. A count of batches
+ * would bound memory by the largest files: 64 batches of pages held 130 MB, of check files 12.
+ */
+export const MAX_BYTES_IN_FLIGHT = 64 << 20;
+/** Messages queued ahead of the worker, whatever they weigh. */
+const MAX_IN_FLIGHT = 8192;
 /** How long abort() waits for the worker to finish the file it is writing (one file, not a batch). */
 const STOP_WAIT_MS = 10_000;
 
@@ -40,6 +49,8 @@ export interface DiskWriter extends Writer {
   readonly reused: ReuseStats | null;
   /** No message in flight: after abort(), whether the worker stopped in time (it writes nothing more). */
   readonly idle: boolean;
+  /** Bytes handed over and not yet written (files, paths and lengths): at most MAX_BYTES_IN_FLIGHT once `write` returns. */
+  readonly queuedBytes: number;
 }
 
 class ThreadedDiskWriter implements DiskWriter {
@@ -51,12 +62,14 @@ class ThreadedDiskWriter implements DiskWriter {
   private readonly incoming: string | null;
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it, [3]: files rewritten so far (protocol.ts). */
-  private readonly inFlight = new Int32Array(new SharedArrayBuffer(16));
+  /** [0]: messages in flight, [1]: set by the worker when it fails, [2]: set here to stop it, [3]: files rewritten so far, [4]: bytes in flight (protocol.ts). */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(CONTROL_BYTES));
   private paths: string[] = [];
   private data: (string | Uint8Array | typeof UNCHANGED)[] = [];
   /** Bytes the batch's data can take in UTF-8 (three per UTF-16 unit of text, at most). */
   private batchBytes = 0;
+  /** Where a batch is encoded before it is copied to a buffer of its size (send). */
+  private scratch = Buffer.alloc(0);
   /** Set once the worker failed or was stopped; every later call throws it again. */
   private failure: BuildError | null = null;
   /** Set once the worker writes nothing more: it finished, failed, or was stopped. */
@@ -106,7 +119,7 @@ class ThreadedDiskWriter implements DiskWriter {
     this.data.push(data);
     if (data !== UNCHANGED) this.batchBytes += typeof data === "string" ? data.length * 3 : data.byteLength;
     this.fileCount++;
-    if (this.paths.length >= BATCH_FILES) this.send();
+    if (this.paths.length >= BATCH_FILES || this.batchBytes >= BATCH_BYTES) this.send();
   }
 
   /**
@@ -218,23 +231,42 @@ class ThreadedDiskWriter implements DiskWriter {
     void this.worker.terminate();
   }
 
+  get queuedBytes(): number {
+    return Atomics.load(this.inFlight, 4);
+  }
+
   /**
    * Posts the batch as one buffer of bytes and their lengths, moved to the worker rather than
    * copied: posting the texts would copy each into the worker's heap, where it would be encoded
-   * to UTF-8 a second time. Untouched pages of the upper-bound allocation never become resident.
+   * to UTF-8 a second time. The files are encoded into a scratch buffer of the upper bound (three
+   * bytes a UTF-16 unit) and copied into one of their exact size: an upper-bound buffer per batch
+   * held up to three times its bytes while queued (in the allocator's reused pages, all resident).
+   * The paths go as one text, the lengths and variants as typed arrays: a queue of a million
+   * unchanged files then holds a few dozen bytes each, not a string and two arrays each.
    */
   private send(): void {
     if (this.paths.length === 0) return;
-    const bytes = Buffer.allocUnsafeSlow(this.batchBytes);
-    const lengths = new Array<number>(this.data.length);
-    const encodings = new Array<readonly Encoding[]>(this.data.length);
+    if (this.scratch.length < this.batchBytes) this.scratch = Buffer.allocUnsafeSlow(this.batchBytes);
+    const bytes = this.scratch;
+    const count = this.data.length;
+    const lengths = new Int32Array(count);
+    // Each file's variants as an index into the few lists the batch has (most have none, or both).
+    const encodings = new Uint8Array(count);
+    const sets: (readonly Encoding[])[] = [];
+    const setIndex = new Map<string, number>();
+    const indexOf = (set: readonly Encoding[]) => {
+      const key = set.join();
+      let index = setIndex.get(key);
+      if (index === undefined) setIndex.set(key, (index = sets.push(set) - 1));
+      return index;
+    };
     let offset = 0;
-    for (let i = 0; i < this.data.length; i++) {
+    for (let i = 0; i < count; i++) {
       const data = this.data[i]!;
       if (data === UNCHANGED) {
         // No bytes: the worker takes the current build's file, and whichever of its variants it has.
         lengths[i] = -1;
-        encodings[i] = listVariantEncodings(this.paths[i]!, MIN_VARIANT_SIZE);
+        encodings[i] = indexOf(listVariantEncodings(this.paths[i]!, MIN_VARIANT_SIZE));
         continue;
       }
       let length: number;
@@ -245,14 +277,19 @@ class ThreadedDiskWriter implements DiskWriter {
       }
       lengths[i] = length;
       // Decided here, where the byte length is known; the worker compresses (beside its writes).
-      encodings[i] = listVariantEncodings(this.paths[i]!, length);
+      encodings[i] = indexOf(listVariantEncodings(this.paths[i]!, length));
       offset += length;
     }
-    this.post({ type: "batch", paths: this.paths, lengths, encodings, buffer: bytes.buffer }, [bytes.buffer]);
+    const paths = this.paths.join("\n");
+    const exact = Buffer.allocUnsafeSlow(offset);
+    bytes.copy(exact, 0, 0, offset);
+    const weight = offset + paths.length + 5 * count;
+    Atomics.add(this.inFlight, 4, weight);
+    this.post({ type: "batch", paths, lengths, encodings, sets, buffer: exact.buffer, weight }, [exact.buffer, lengths.buffer, encodings.buffer]);
     this.paths = [];
     this.data = [];
     this.batchBytes = 0;
-    while (Atomics.load(this.inFlight, 0) > MAX_IN_FLIGHT) this.waitForProgress();
+    while (Atomics.load(this.inFlight, 0) > MAX_IN_FLIGHT || Atomics.load(this.inFlight, 4) > MAX_BYTES_IN_FLIGHT) this.waitForProgress();
   }
 
   private post(message: WriterMessage, transfer: ArrayBuffer[] = []): void {

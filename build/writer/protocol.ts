@@ -2,14 +2,19 @@
  * What the disk writer (disk-writer.ts) and its worker thread (write-worker.cjs) say to each
  * other. Both sides use these types, the worker through JSDoc.
  *
- * `control` holds four counters: [0] the messages in flight (the worker counts each down when it
+ * `control` holds five counters: [0] the messages in flight (the worker counts each down when it
  * is done with it), [1] set to 1 once the worker has failed, so the main thread, which blocks in
  * Atomics.wait while batches are in flight, learns of a failure without an event loop, and [2]
  * set to 1 by the main thread to make the worker drop what is queued (the build failed elsewhere),
- * [3] the files under ReuseSpec's `rewrite` prefix the worker has written anew so far.
+ * [3] the files under ReuseSpec's `rewrite` prefix the worker has written anew so far, [4] the
+ * bytes of the batches in flight (their `weight`: the main thread adds it, the worker takes it
+ * away once done with the batch, or skipping it).
  */
 import type { MessagePort } from "node:worker_threads";
 import type { Encoding } from "../../core/routes/variants.ts";
+
+/** The size of `control`: five 32-bit counters. */
+export const CONTROL_BYTES = 20;
 
 export interface WriteWorkerData {
   /** The staging folder the build writes into. */
@@ -42,12 +47,13 @@ export interface ReuseStats {
 
 export type WriterMessage =
   /**
-   * Files back to back in one transferred buffer: file i is `lengths[i]` bytes, after those
-   * before it; `encodings[i]` are the variants to make of it (core/routes/variants.ts). A length
-   * of -1 is a file with no bytes here, the current build's (output.ts UNCHANGED): `encodings[i]`
-   * are then those it may have.
+   * Files back to back in one transferred buffer: file i, the i-th of the newline-separated
+   * `paths`, is `lengths[i]` bytes, after those before it; `sets[encodings[i]]` are the variants
+   * to make of it (core/routes/variants.ts). A length of -1 is a file with no bytes here, the
+   * current build's (output.ts UNCHANGED): its variants are then those it may have. `weight`:
+   * what the batch added to control[4].
    */
-  | { type: "batch"; paths: string[]; lengths: number[]; encodings: (readonly Encoding[])[]; buffer: ArrayBuffer }
+  | { type: "batch"; paths: string; lengths: Int32Array; encodings: Uint8Array; sets: (readonly Encoding[])[]; buffer: ArrayBuffer; weight: number }
   /** A file the main thread wrote itself (a large one): list it in the manifest, in order. */
   | { type: "listed"; path: string; size: number; sha256: string }
   /** A file the main thread wrote at `tmp` in a folder being brought up to date: it takes its name unless the old one has its bytes. */

@@ -21,7 +21,7 @@ const { SharedVariants, createFileStore } = require("./variant-jobs.cjs");
 /** @type {import("./protocol.ts").WriteWorkerData} */
 const { root, port, control, reuse: reuseSpec } = workerData;
 // [0]: messages in flight, [1]: 1 once this worker has failed, [2]: 1 once the main thread asks it to stop,
-// [3]: files under reuse's `rewrite` prefix written anew so far
+// [3]: files under reuse's `rewrite` prefix written anew so far, [4]: bytes of the batches in flight
 const state = new Int32Array(control);
 let failed = false;
 // Time this thread spends writing and hashing (not waiting for batches): the writer's throughput.
@@ -107,9 +107,9 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       // One buffer holds the batch's files back to back (disk-writer.ts, send).
       const bytes = new Uint8Array(message.buffer);
       let offset = 0;
-      const files = message.paths.map((path, i) => {
+      const files = message.paths.split("\n").map((path, i) => {
         const length = /** @type {number} */ (message.lengths[i]);
-        const encodings = /** @type {readonly import("../../core/routes/variants.ts").Encoding[]} */ (message.encodings[i]);
+        const encodings = /** @type {readonly import("../../core/routes/variants.ts").Encoding[]} */ (message.sets[/** @type {number} */ (message.encodings[i])]);
         // -1: the current build's file (protocol.ts).
         if (length < 0) return { path, data: null, encodings };
         offset += length;
@@ -151,6 +151,8 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
     if (error instanceof ManifestError) fail(`writing ${MANIFEST_PATH}`, error.cause);
     else fail(current ? `writing ${current}` : "", error);
   } finally {
+    // Done or skipped, its bytes are no longer queued.
+    if (message.type === "batch") Atomics.sub(state, 4, message.weight);
     Atomics.sub(state, 0, 1);
     Atomics.notify(state, 0);
   }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
-import { createDiskWriter, hashFile, MemoryWriter, UNCHANGED } from "../../build/writer/index.ts";
+import { createDiskWriter, hashFile, MAX_BYTES_IN_FLIGHT, MemoryWriter, UNCHANGED } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
 import { FileSink } from "../../build/writer/file-sink.cjs";
 import { createFileStore, SerialVariants, SharedVariants, STORE, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
@@ -158,7 +158,7 @@ describe("the writer", () => {
   it("returns from abort only once its worker writes no more, so the folder can be deleted at once", async () => {
     const root = join(dir, "aborted");
     const disk = createDiskWriter(root);
-    // Many batches queued ahead of the worker (up to 64 of 256 files), none yet finished.
+    // Many batches queued ahead of the worker, none yet finished.
     for (let i = 0; i < 20_000; i++) disk.write({ path: `api/check/u${i}.json`, data: `{"n":${i}}` });
     disk.abort();
     rmSync(root, { recursive: true, force: true });
@@ -166,6 +166,26 @@ describe("the writer", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(root)).toBe(false);
     expect(() => disk.finish({})).toThrow(/the file writer was stopped/);
+  });
+
+  it("queues at most MAX_BYTES_IN_FLIGHT ahead of its worker, however large the files, and nothing once stopped", () => {
+    const root = join(dir, "queued");
+    const disk = createDiskWriter(root);
+    // 1.6 times the bound in files just under the size written on the calling thread: the worker
+    // hashes and writes each, while handing one over is a copy, so the queue fills.
+    const file = new Uint8Array((1 << 20) - 1).fill(7);
+    const files = Math.ceil((1.6 * MAX_BYTES_IN_FLIGHT) / file.length);
+    let most = 0;
+    for (let i = 0; i < files; i++) {
+      disk.write({ path: `big/${i}.bin`, data: file });
+      most = Math.max(most, disk.queuedBytes);
+    }
+    expect(most).toBeLessThanOrEqual(MAX_BYTES_IN_FLIGHT);
+    // It did fill: the bound was what held it.
+    expect(most).toBeGreaterThan(MAX_BYTES_IN_FLIGHT / 2);
+    disk.abort();
+    expect(disk.queuedBytes).toBe(0);
+    rmSync(root, { recursive: true, force: true });
   });
 
   it.each(["../escape", "/abs", "a/../b", "a//b", ".hidden", "manifest.json", "spa ce"])("refuses the unsafe path %j", (path) => {
