@@ -23,26 +23,49 @@ export class CsvRecordSplitter {
   /** A CR ended the last chunk outside quotes: the record ends if the next byte is LF. */
   private carriageReturn = false;
 
-  /** The records completed by `chunk`, in order. */
+  /**
+   * The records completed by `chunk`, in order. The scan jumps from quote to quote and CR to CR
+   * (Buffer.indexOf, native), each found once: a loop over every byte in JavaScript took a second
+   * for the dump of a million usernames.
+   */
   push(chunk: Uint8Array): CsvRecord[] {
     const records: CsvRecord[] = [];
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const length = bytes.length;
     let start = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
+    let i = 0;
+    // The next quote and the next CR at or after i (-1: none left in the chunk).
+    let quote = -2;
+    let cr = -2;
+    while (i < length) {
       if (this.carriageReturn) {
         this.carriageReturn = false;
-        if (byte === LF) {
-          records.push(this.take(chunk, start, i + 1));
-          start = i + 1;
+        if (bytes[i] === LF) {
+          records.push(this.take(bytes, start, i + 1));
+          start = ++i;
           continue;
         }
       }
-      if (byte === QUOTE) this.quoted = !this.quoted;
-      else if (byte === CR && !this.quoted) this.carriageReturn = true;
+      if (quote !== -1 && quote < i) quote = bytes.indexOf(QUOTE, i);
+      if (this.quoted) {
+        // Inside a quoted cell only its closing quote counts (a doubled quote closes and opens again).
+        if (quote === -1) break;
+        this.quoted = false;
+        i = quote + 1;
+        continue;
+      }
+      if (cr !== -1 && cr < i) cr = bytes.indexOf(CR, i);
+      if (quote !== -1 && (cr === -1 || quote < cr)) {
+        this.quoted = true;
+        i = quote + 1;
+      } else if (cr !== -1) {
+        this.carriageReturn = true;
+        i = cr + 1;
+      } else break;
     }
-    if (start < chunk.length) {
-      this.pending.push(Buffer.from(chunk.subarray(start)));
-      this.pendingLength += chunk.length - start;
+    if (start < length) {
+      this.pending.push(Buffer.from(bytes.subarray(start)));
+      this.pendingLength += length - start;
     }
     return records;
   }
@@ -52,7 +75,7 @@ export class CsvRecordSplitter {
     if (this.pendingLength > 0) throw new Error(`the CSV ends inside a record (${this.pendingLength} bytes without their CRLF)`);
   }
 
-  private take(chunk: Uint8Array, start: number, end: number): CsvRecord {
+  private take(chunk: Buffer, start: number, end: number): CsvRecord {
     let bytes: Buffer;
     if (this.pendingLength === 0) bytes = Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start);
     else {

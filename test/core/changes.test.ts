@@ -81,6 +81,19 @@ describe("a change file", () => {
     expect(diff(before, after, "companies").map((c) => `${c.kind} ${c.key}`)).toEqual(["added 9", "updated 10"]);
   });
 
+  it("splits records at CRLF outside quotes only, the same wherever the chunks are cut", () => {
+    // Cells that test the scan: quotes doubled, CR, LF and CRLF inside quotes, a lone CR outside them.
+    const cell = fc.constantFrom("a", "é", '"x"', '""""', '"a\r\nb"', '"\r"', '"\n"', '"""\r\n"""', "b\rc", "");
+    const record = fc.array(cell, { minLength: 1, maxLength: 4 }).map((cells) => `k${cells.join(",")}\r\n`);
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 12 }), (list, cut) => {
+        const text = list.join("");
+        expect(records(text, cut).map((r) => r.text)).toEqual(list);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("refuses a dump out of key order, a cut record and a row of another kind", () => {
     expect(() => diff(HEADER + "b,1,x\r\na,1,x\r\n", HEADER)).toThrow(/not in key order/);
     expect(() => records(HEADER + "a,1,x")).toThrow(/ends inside a record/);
