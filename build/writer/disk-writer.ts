@@ -280,6 +280,7 @@ class ThreadedDiskWriter implements DiskWriter {
       encodings[i] = indexOf(listVariantEncodings(this.paths[i]!, length));
       offset += length;
     }
+    // No path holds a newline (checkPath).
     const paths = this.paths.join("\n");
     const exact = Buffer.allocUnsafeSlow(offset);
     bytes.copy(exact, 0, 0, offset);
