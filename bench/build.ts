@@ -47,9 +47,11 @@ function runChild(script: string, args: string[], statsFile: string): Promise<Ch
  * slower here). `sync` waits until everything written so far is on disk; after a large deletion
  * the disk then goes on writing (the freed inodes and blocks) and discarding for a while, so it
  * also waits (up to ten minutes) until the disk is idle: fewer than IDLE_REQUESTS writes and
- * discards in 5 s (Linux's counts, where there are any). What this cannot see: on ext4 with
- * online discard, creating files stays slower for a while after a large deletion though the disk
- * reports almost no requests (docs/operators.md, "What the build writes").
+ * discards in 5 s (Linux's counts, where there are any). What this cannot see: on ext4 without
+ * a journal, as on the benchmarks' machine, creating files stays several times slower for up to
+ * six minutes after a large deletion, though the disk is idle: the inode allocator checks every
+ * recently freed inode it passes over (docs/operators.md, "What the build writes"). Waiting that
+ * out before every row would add most of an hour to the incremental benchmark.
  */
 export function settleDisk(): void {
   spawnSync("sync", { stdio: "ignore" });
