@@ -168,8 +168,8 @@ export function makeSample({ scale, workDir, reuseSample }: { scale: number; wor
  * deleters run in the background, a retired one after its readers' grace), then for the disk to
  * settle (settleDisk): each row starts on a settled disk rather than beside the deletion of a
  * million files the row before left (on the benchmark's disk, ext4 without a journal, that made
- * a full build's writes several times slower, and still can for some minutes: settleDisk). An operator publishing often meets that deletion;
- * a row measures one build.
+ * a full build's writes several times slower, and still can for some minutes: settleDisk). An
+ * operator publishing often meets that deletion; a row measures one build.
  */
 function waitForDeletions(dist: string): void {
   const buildsDir = getBuildsLayout(dist).buildsDir;
