@@ -253,12 +253,10 @@ class ThreadedDiskWriter implements DiskWriter {
     // Each file's variants as an index into the few lists the batch has (most have none, or both).
     const encodings = new Uint8Array(count);
     const sets: (readonly Encoding[])[] = [];
-    const setIndex = new Map<string, number>();
+    // By identity: listVariantEncodings gives one of two lists.
     const indexOf = (set: readonly Encoding[]) => {
-      const key = set.join();
-      let index = setIndex.get(key);
-      if (index === undefined) setIndex.set(key, (index = sets.push(set) - 1));
-      return index;
+      const index = sets.indexOf(set);
+      return index >= 0 ? index : sets.push(set) - 1;
     };
     let offset = 0;
     for (let i = 0; i < count; i++) {

@@ -49,11 +49,17 @@ function getExtension(path: string): string {
   return dot > path.lastIndexOf("/") ? path.slice(dot + 1) : "";
 }
 
-/** The encodings a build writes beside a file of `size` bytes at `path` (empty for most files). */
+/** No variants: one list for every file that has none. */
+const NO_ENCODINGS: readonly Encoding[] = Object.freeze([]);
+
+/**
+ * The encodings a build writes beside a file of `size` bytes at `path` (none for most files).
+ * Always one of two lists, NO_ENCODINGS or ENCODINGS, so a caller may tell them apart by identity.
+ */
 export function listVariantEncodings(path: string, size: number): readonly Encoding[] {
-  if (size < MIN_VARIANT_SIZE || size >= MAX_VARIANT_SIZE) return [];
-  if (!COMPRESSIBLE_EXTENSIONS.has(getExtension(path))) return [];
-  if (HAS_OWN_GZIP.some((match) => match(path) !== null)) return [];
+  if (size < MIN_VARIANT_SIZE || size >= MAX_VARIANT_SIZE) return NO_ENCODINGS;
+  if (!COMPRESSIBLE_EXTENSIONS.has(getExtension(path))) return NO_ENCODINGS;
+  if (HAS_OWN_GZIP.some((match) => match(path) !== null)) return NO_ENCODINGS;
   return ENCODINGS;
 }
 
