@@ -101,28 +101,36 @@ export function runBuildChild(args: string[], statsFile: string): Promise<ChildS
   return runChild("cli/build.ts", args, statsFile);
 }
 
-/** The size of every file the build wrote (precompressed siblings included), read from the manifest as it streams past. */
-function readFileSizes(manifestPath: string): number[] {
-  const sizes: number[] = [];
+/** Every file of a build's manifest (precompressed siblings included), read as it streams past: path, size and SHA-256. */
+export function readManifestEntries(manifestPath: string, visit: (path: string, size: number, sha256: string) => void): void {
   const fd = openSync(manifestPath, "r");
   const chunk = Buffer.alloc(1 << 22);
   let rest = "";
-  for (;;) {
-    const n = readSync(fd, chunk, 0, chunk.length, null);
-    if (n === 0) break;
-    const lines = (rest + chunk.toString("utf8", 0, n)).split("\n");
-    rest = lines.pop()!;
-    for (const line of lines) {
-      const m = /^\{"path":.*"size":(\d+)/.exec(line);
-      if (m) sizes.push(Number(m[1]));
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      const lines = (rest + chunk.toString("utf8", 0, n)).split("\n");
+      rest = lines.pop()!;
+      for (const line of lines) {
+        const m = /^\{"path":"([^"]*)","size":(\d+),"sha256":"([0-9a-f]{64})"/.exec(line);
+        if (m) visit(m[1]!, Number(m[2]), m[3]!);
+      }
     }
+  } finally {
+    closeSync(fd);
   }
-  closeSync(fd);
+}
+
+/** The size of every file the build wrote. */
+function readFileSizes(manifestPath: string): number[] {
+  const sizes: number[] = [];
+  readManifestEntries(manifestPath, (_path, size) => sizes.push(size));
   return sizes;
 }
 
 /** The floor: write `sizes.length` files of those sizes into one folder with nothing else in the loop. */
-function measureRawWrites(dir: string, sizes: number[]): number {
+export function measureRawWrites(dir: string, sizes: number[]): number {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let max = 1;

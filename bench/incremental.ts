@@ -21,7 +21,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { getBuildsLayout, getCurrentBuild } from "../build/publish.ts";
 import type { BenchRow } from "./build.ts";
-import { runBuildChild, settleDisk, warmFile } from "./build.ts";
+import { measureRawWrites, readManifestEntries, runBuildChild, settleDisk, warmFile } from "./build.ts";
 
 interface Step {
   name: string;
@@ -73,7 +73,8 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   const sample = makeSample(options);
   const inc = join(workDir, "inc", "dist");
   const full = join(workDir, "full", "dist");
-  for (const dir of [join(workDir, "inc"), join(workDir, "full")]) rmSync(dir, { recursive: true, force: true });
+  const dayFloor = join(workDir, "day-floor");
+  for (const dir of [join(workDir, "inc"), join(workDir, "full"), dayFloor]) rmSync(dir, { recursive: true, force: true });
   warmFile(sample);
   waitForDeletions(inc);
 
@@ -84,6 +85,8 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   // --full), set once both are known: a full build that met a slow disk would flatter every ratio.
   const baselineRow: BenchRow = { metric: "full build, the baseline of every row (the faster of this run's two)", value: "", baseline: "", ratio: "", target: "" };
   const stepRows: { row: BenchRow; seconds: number }[] = [];
+  // Rows whose ratio is a floor's seconds to the full build's, set with the others at the end.
+  const floorRows: { row: BenchRow; seconds: number }[] = [];
   let fullSeconds = first.seconds;
   rows.push(
     baselineRow,
@@ -132,10 +135,18 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
         { metric: "  the two trees", value: same && sameId ? "identical manifests (every file's SHA-256) and build id" : "DIFFERENT", baseline: "", ratio: "", target: "identical" },
       );
       // Deleted at the end, not here: a million files deleted beside the next rows' builds made their writes several times slower.
+      if (followed) {
+        const sizes = listChangedSizes(join(followed, "manifest.json"), join(inc, "manifest.json"));
+        settleDisk();
+        const floor = measureRawWrites(dayFloor, sizes);
+        const floorRow: BenchRow = { metric: `  its floor: a bare loop writing the ${fmt(sizes.length, 0)} files it changed (new bytes at their path, same sizes)`, value: `${fmt(floor)} s`, baseline: "", ratio: "", target: "" };
+        floorRows.push({ row: floorRow, seconds: floor });
+        rows.push(floorRow, { metric: "  the day beside its floor", value: `${fmt(run.seconds)} s`, baseline: `${fmt(floor)} s floor`, ratio: `${fmt(run.seconds / floor, 2)}×`, target: "" });
+      }
     }
   }
   baselineRow.value = `${fmt(fullSeconds)} s`;
-  for (const { row, seconds } of stepRows) Object.assign(row, { baseline: `${fmt(fullSeconds)} s full`, ratio: `${fmt((seconds / fullSeconds) * 100, 1)} %` });
+  for (const { row, seconds } of [...stepRows, ...floorRows]) Object.assign(row, { baseline: `${fmt(fullSeconds)} s full`, ratio: `${fmt((seconds / fullSeconds) * 100, 1)} %` });
   const du = spawnSync("du", ["-sm", join(workDir, "inc", ".dist-builds")], { encoding: "utf8" });
   rows.push({ metric: "disk of the kept build folders (current and previous; hard links counted once)", value: `${du.stdout.split("\t")[0]} MiB`, baseline: "", ratio: "", target: "" });
   rows.push({ metric: "build state beside them (.dist-builds/state.json)", value: `${fmt(readFileSync(join(workDir, "inc", ".dist-builds", "state.json")).byteLength / 1024, 0)} KiB`, baseline: "", ratio: "", target: "" });
@@ -150,6 +161,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
   });
   for (let i = 0; i < STEPS.length; i++) rmSync(join(workDir, `step-${i}.sqlite`), { force: true });
   rmSync(join(workDir, "full"), { recursive: true, force: true });
+  rmSync(dayFloor, { recursive: true, force: true });
   return rows;
 }
 
@@ -202,6 +214,21 @@ export function makeSnapshot(from: string, to: string, sql: string | null): void
   } finally {
     copy.close();
   }
+}
+
+/**
+ * The sizes of the files of `after` that `before` does not hold with the same bytes (new paths
+ * and changed ones, precompressed siblings included): what publishing the change has to write,
+ * however the build makes it.
+ */
+export function listChangedSizes(before: string, after: string): number[] {
+  const known = new Map<string, string>();
+  readManifestEntries(before, (path, _size, sha256) => known.set(path, sha256));
+  const sizes: number[] = [];
+  readManifestEntries(after, (path, size, sha256) => {
+    if (known.get(path) !== sha256) sizes.push(size);
+  });
+  return sizes;
 }
 
 /** Whose reports an incremental build's pass read again, or why it read them all. */
