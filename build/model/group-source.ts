@@ -48,9 +48,7 @@ export function readChangedUsernameGroups(db: Snapshot, windows: TrendWindows, k
     for (const [normal, raws] of kept.spellings) if (raws.some((raw) => keys.has(usernameKey(raw)))) chosen.add(normal);
   }
   if (keys.size > 0 || backFrom !== Infinity) {
-    for (const row of kept.iterate()) {
-      if (row.last >= backFrom || (keys.size > 0 && keys.has(usernameKey(row.username)))) chosen.add(row.username);
-    }
+    for (const username of kept.pickUsernames((key, last) => last >= backFrom || keys.has(key))) chosen.add(username);
   }
   // Every spelling of each chosen username: the kept ones (all of the old snapshot's) and the changed reports' ones.
   const pairs: [string, string][] = [];

@@ -21,7 +21,8 @@ import { createHash, type Hash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import type { CompanyShows, GroupRow, TrendWindows } from "../snapshot/username-groups.ts";
 import type { SplitRows } from "../snapshot/digest.ts";
-import { ROW_BYTES } from "../snapshot/row-keys.cjs";
+import { ROW_BYTES, usernameKey } from "../snapshot/row-keys.cjs";
+import { fnv1aBytes } from "../fnv.cjs";
 
 const GROUPS_MAGIC = "spamcheck-groups 2\n";
 const ROWS_MAGIC = "spamcheck-rows 1\n";
@@ -187,6 +188,26 @@ function writeVarint(buffer: Buffer, at: number, value: number): number {
   return at;
 }
 
+/** A place in a rows file, moved along it as values are read. */
+class Cursor {
+  constructor(
+    private readonly file: Buffer,
+    public at: number,
+  ) {}
+
+  /** writeVarint's value at the place. */
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = this.file[this.at++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  }
+}
+
 /** A row read back from the file, moved along it by `next` (read what you need before moving on). */
 export class StoredGroupRow implements GroupRow {
   username = "";
@@ -213,6 +234,12 @@ export interface StoredGroups {
   companies: Map<number, CompanyShows>;
   /** Every row in order, through one reused StoredGroupRow. */
   iterate(): Generator<StoredGroupRow>;
+  /**
+   * The usernames of the rows `pick` chooses by their username's key (row-keys.cjs usernameKey)
+   * and their `last`, in order, without reading the rest of any row: a pass over a million kept
+   * rows that makes no string for the rows it passes over.
+   */
+  pickUsernames(pick: (key: number, last: number) => boolean): string[];
 }
 
 /**
@@ -245,43 +272,56 @@ export function readGroupStore(path: string, sha256: string): StoredGroups | nul
     companies: new Map(trailer.companies),
     *iterate() {
       const row = new StoredGroupRow();
-      let at = GROUPS_MAGIC.length;
-      const varint = () => {
-        let value = 0;
-        let scale = 1;
-        for (;;) {
-          const byte = file[at++]!;
-          value += (byte & 0x7f) * scale;
-          if (byte < 0x80) return value;
-          scale *= 0x80;
-        }
-      };
+      const cursor = new Cursor(file, GROUPS_MAGIC.length);
       const optional = () => {
-        const n = varint();
+        const n = cursor.varint();
         if (n === 0) return null;
-        const value = text(at, n - 1);
-        at += n - 1;
+        const value = text(cursor.at, n - 1);
+        cursor.at += n - 1;
         return value;
       };
-      while (at < end) {
-        const length = varint();
-        row.username = text(at, length);
-        at += length;
+      while (cursor.at < end) {
+        const length = cursor.varint();
+        row.username = text(cursor.at, length);
+        cursor.at += length;
         row.categories = optional();
         row.companyIds = optional();
         row.recent = optional();
         row.unchanged = false;
-        row.count = varint();
-        row.undated = varint();
-        row.reporters = varint();
-        row.currentWeek = varint();
-        row.previousWeek = varint();
-        row.confidenceMax = file.readDoubleLE(at);
-        row.first = file.readDoubleLE(at + 8);
-        row.last = file.readDoubleLE(at + 16);
-        at += 24;
+        row.count = cursor.varint();
+        row.undated = cursor.varint();
+        row.reporters = cursor.varint();
+        row.currentWeek = cursor.varint();
+        row.previousWeek = cursor.varint();
+        row.confidenceMax = file.readDoubleLE(cursor.at);
+        row.first = file.readDoubleLE(cursor.at + 8);
+        row.last = file.readDoubleLE(cursor.at + 16);
+        cursor.at += 24;
         yield row;
       }
+    },
+    pickUsernames(pick) {
+      const picked: string[] = [];
+      const cursor = new Cursor(file, GROUPS_MAGIC.length);
+      while (cursor.at < end) {
+        const length = cursor.varint();
+        const from = cursor.at;
+        const to = (cursor.at += length);
+        // An ASCII spelling's UTF-16 code units are its bytes: its key without making it a string.
+        let ascii = true;
+        for (let i = from; i < to; i++) if (file[i]! >= 0x80) ascii = false;
+        const key = ascii ? fnv1aBytes(file, from, to) : usernameKey(text(from, length));
+        // Its three texts, then its five counts.
+        for (let n = 0; n < 3; n++) {
+          const size = cursor.varint();
+          if (size > 0) cursor.at += size - 1;
+        }
+        for (let n = 0; n < 5; n++) cursor.varint();
+        const last = file.readDoubleLE(cursor.at + 16);
+        cursor.at += 24;
+        if (pick(key, last)) picked.push(text(from, length));
+      }
+      return picked;
     },
   };
 }

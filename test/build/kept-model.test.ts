@@ -61,6 +61,14 @@ describe("the kept username rows", () => {
         const read: GroupRow[] = [];
         for (const r of stored.iterate()) read.push(copy(r));
         expect(read).toEqual(rows.map((r) => ({ ...r })));
+        // The pass that picks usernames without reading whole rows sees each row's key and last as the full read does.
+        const seen: [number, number][] = [];
+        const picked = stored.pickUsernames((key, last) => {
+          seen.push([key, last]);
+          return seen.length % 2 === 1;
+        });
+        expect(seen).toEqual(rows.map((r) => [usernameKey(r.username), r.last]));
+        expect(picked).toEqual(rows.filter((_, i) => i % 2 === 0).map((r) => r.username));
         expect(stored.windows).toEqual(windows);
         expect(stored.rows).toBe(rows.length);
         expect([...stored.spellings]).toEqual(spellings.map(([normal, raws]) => [normal, raws.filter((raw) => raw !== normal)]));
