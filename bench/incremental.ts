@@ -135,6 +135,7 @@ export async function runIncrementalBench(options: { scale: number; workDir: str
         { metric: "  the two trees", value: same && sameId ? "identical manifests (every file's SHA-256) and build id" : "DIFFERENT", baseline: "", ratio: "", target: "identical" },
       );
       // Deleted at the end, not here: a million files deleted beside the next rows' builds made their writes several times slower.
+      // The floor of the day: writing the files it changed and nothing else; they too stay until the end.
       if (followed) {
         const sizes = listChangedSizes(join(followed, "manifest.json"), join(inc, "manifest.json"));
         settleDisk();
