@@ -189,3 +189,19 @@ describe("the build id", () => {
     expect(after.filter((path) => !isChangeFeedFile(path))).toEqual([]);
   });
 });
+
+describe("a previous publish whose dump cannot be compared with this one's", () => {
+  it("starts the history again with this publish, said in one notice", () => {
+    // Another header: a dump of other columns (replaced, not written in place: build folders share files by hard links).
+    const path = join(out, "dumps/spammers-latest.csv");
+    writeFileSync(`${path}.tmp`, "username,other\r\nalice,1\r\n");
+    renameSync(`${path}.tmp`, path);
+    const db = join(dir, "after-dump.sqlite");
+    applyEdit(join(dir, "moved.sqlite"), db, findEdit("reports added for existing usernames"));
+    const summary = publish(db);
+    const notices = summary.notices.filter((notice) => notice.startsWith("the change feed starts again"));
+    expect(notices).toEqual([expect.stringContaining("the previous publish's spammers dump cannot be compared with this one's (its columns differ from this build's)")]);
+    const index = readIndex();
+    expect(index.publishes[0]!).toMatchObject({ build: summary.buildId, previous: null, files: [] });
+  });
+});
