@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readManifestFile } from "../build/writer/tree-reuse.cjs";
 
 export interface BenchRow {
   metric: string;
@@ -101,31 +102,18 @@ export function runBuildChild(args: string[], statsFile: string): Promise<ChildS
   return runChild("cli/build.ts", args, statsFile);
 }
 
-/** Every file of a build's manifest (precompressed siblings included), read as it streams past: path, size and SHA-256. */
-export function readManifestEntries(manifestPath: string, visit: (path: string, size: number, sha256: string) => void): void {
-  const fd = openSync(manifestPath, "r");
-  const chunk = Buffer.alloc(1 << 22);
-  let rest = "";
-  try {
-    for (;;) {
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      const lines = (rest + chunk.toString("utf8", 0, n)).split("\n");
-      rest = lines.pop()!;
-      for (const line of lines) {
-        const m = /^\{"path":"([^"]*)","size":(\d+),"sha256":"([0-9a-f]{64})"/.exec(line);
-        if (m) visit(m[1]!, Number(m[2]), m[3]!);
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * Every file of a build's manifest (precompressed siblings included): path, size and SHA-256, read
+ * as it streams past by the writer's own reader of manifests (build/writer/tree-reuse.cjs).
+ */
+export function forEachManifestFile(manifestPath: string, visit: (path: string, size: number, sha256: string) => void): void {
+  readManifestFile(manifestPath, (bytes, pathFrom, pathTo, size, digest) => visit(bytes.toString("latin1", pathFrom, pathTo), size, digest.toString("hex")));
 }
 
 /** The size of every file the build wrote. */
 function readFileSizes(manifestPath: string): number[] {
   const sizes: number[] = [];
-  readManifestEntries(manifestPath, (_path, size) => sizes.push(size));
+  forEachManifestFile(manifestPath, (_path, size) => sizes.push(size));
   return sizes;
 }
 

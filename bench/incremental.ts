@@ -21,7 +21,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { getBuildsLayout, getCurrentBuild } from "../build/publish.ts";
 import type { BenchRow } from "./build.ts";
-import { measureRawWrites, readManifestEntries, runBuildChild, settleDisk, warmFile } from "./build.ts";
+import { forEachManifestFile, measureRawWrites, runBuildChild, settleDisk, warmFile } from "./build.ts";
 
 interface Step {
   name: string;
@@ -224,9 +224,9 @@ export function makeSnapshot(from: string, to: string, sql: string | null): void
  */
 export function listChangedSizes(before: string, after: string): number[] {
   const known = new Map<string, string>();
-  readManifestEntries(before, (path, _size, sha256) => known.set(path, sha256));
+  forEachManifestFile(before, (path, _size, sha256) => known.set(path, sha256));
   const sizes: number[] = [];
-  readManifestEntries(after, (path, size, sha256) => {
+  forEachManifestFile(after, (path, size, sha256) => {
     if (known.get(path) !== sha256) sizes.push(size);
   });
   return sizes;
