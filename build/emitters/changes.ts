@@ -11,7 +11,7 @@
  * new one (inflated member by member): linear, and neither is ever whole in memory.
  */
 import { CHANGE_DATASETS, countChanges, diffDumps, formatChange, noChanges, type ChangeCounts, type ChangeDataset } from "../../core/changes/merge.ts";
-import { readCsvRecords, readFirstRecord } from "../../core/changes/records.ts";
+import { readFirstRecord } from "../../core/changes/records.ts";
 import { CHANGES_EXPIRED_KEPT, type ChangeFile, type ChangeIndex, type ChangePublish } from "../../core/routes/changes-schema.ts";
 import { getRouteFile } from "../../core/routes/match.ts";
 import { MEDIA_TYPES } from "../../core/routes/types.ts";
@@ -167,7 +167,7 @@ function makeChangeFiles(build: string, previous: PreviousPublish, dumps: Publis
       if (oldHeader !== newHeader) throw new Error("its columns differ from this build's");
       const collector = new CsvCollector(["change", ...columns.map((c) => c.name)]);
       counts[dataset] = noChanges();
-      const changes = diffDumps(readCsvRecords(readFileChunks(path)), readCsvRecords(next.chunks()), dataset, columns.length);
+      const changes = diffDumps(readFileChunks(path), next.chunks(), dataset, columns.length);
       for (const change of countChanges(changes, counts[dataset])) collector.addRecord(formatChange(change));
       const { csv, gz } = collector.finish();
       files.push({ name: dataset === "spammers" ? build : `${build}-companies`, dataset, csv, gz, rows: collector.rows });

@@ -9,7 +9,7 @@
  * several publishes are one linear merge of their change files: nothing is ever held whole.
  */
 import { compareCodePoints } from "../order.ts";
-import { getFirstCell, type CsvRecord } from "./records.ts";
+import { CsvRecordCursor, getFirstCell, type CsvRecord } from "./records.ts";
 
 export type ChangeKind = "added" | "updated" | "removed";
 export const CHANGE_KINDS: readonly ChangeKind[] = ["added", "updated", "removed"];
@@ -59,28 +59,75 @@ export function parseChange(row: CsvRecord): Change {
 }
 
 /**
- * The changes from one dump to the next, both as records in key order (the header first).
- * Throws when either is out of order or repeats a key: a merge over such input would be wrong.
+ * The changes from one dump to the next, both as CSV chunks (the header first), records in key
+ * order. Throws when either is out of order or repeats a key: a merge over such input would be
+ * wrong. A record that is the same bytes on both sides (most of them) is compared as bytes and
+ * only its key decoded; the others are decoded whole.
  */
-export function* diffDumps(previous: Iterable<CsvRecord>, next: Iterable<CsvRecord>, dataset: ChangeDataset, columns: number): Generator<Change> {
+export function* diffDumps(previous: Iterable<Uint8Array>, next: Iterable<Uint8Array>, dataset: ChangeDataset, columns: number): Generator<Change> {
   const compare = compareKeys[dataset];
-  const old = ordered(skipHeader(previous), compare, "previous dump");
-  const now = ordered(skipHeader(next), compare, "new dump");
-  let a = old.next();
-  let b = now.next();
-  while (!a.done || !b.done) {
-    const order = a.done ? 1 : b.done ? -1 : compare(a.value.key, b.value.key);
-    if (order < 0) {
-      yield { kind: "removed", key: a.value!.key, record: toRemovedRecord(a.value!.key, columns) };
-      a = old.next();
-    } else if (order > 0) {
-      yield { kind: "added", key: b.value!.key, record: b.value!.text };
-      b = now.next();
-    } else {
-      if (a.value!.text !== b.value!.text) yield { kind: "updated", key: b.value!.key, record: b.value!.text };
-      a = old.next();
-      b = now.next();
+  const old = new KeyedCursor(previous, compare, "previous dump");
+  const now = new KeyedCursor(next, compare, "new dump");
+  try {
+    let a = old.advance();
+    let b = now.advance();
+    while (a || b) {
+      if (a && b && old.records.sameBytes(now.records)) {
+        now.key(old.key());
+        a = old.advance();
+        b = now.advance();
+        continue;
+      }
+      const order = !a ? 1 : !b ? -1 : compare(old.key(), now.key());
+      if (order < 0) {
+        yield { kind: "removed", key: old.key(), record: toRemovedRecord(old.key(), columns) };
+        a = old.advance();
+      } else if (order > 0) {
+        yield { kind: "added", key: now.key(), record: now.records.text() };
+        b = now.advance();
+      } else {
+        const text = now.records.text();
+        if (old.records.text() !== text) yield { kind: "updated", key: now.key(), record: text };
+        a = old.advance();
+        b = now.advance();
+      }
     }
+  } finally {
+    old.records.close();
+    now.records.close();
+  }
+}
+
+/** A dump's records after its header, each one's key checked to come strictly after the one before. */
+class KeyedCursor {
+  readonly records: CsvRecordCursor;
+  /** The current record's key, once read; the last key read. */
+  private current: string | null = null;
+  private last: string | null = null;
+
+  constructor(
+    chunks: Iterable<Uint8Array>,
+    private readonly compare: (a: string, b: string) => number,
+    private readonly what: string,
+  ) {
+    this.records = new CsvRecordCursor(chunks);
+    this.records.next();
+  }
+
+  /** Moves to the next record; false at the end. */
+  advance(): boolean {
+    this.current = null;
+    return this.records.next();
+  }
+
+  /** The current record's key (`known`: the key of the same bytes, read already), checked once. */
+  key(known?: string): string {
+    if (this.current !== null) return this.current;
+    const key = known ?? this.records.key();
+    if (this.last !== null && this.compare(this.last, key) >= 0) {
+      throw new Error(`the ${this.what} is not in key order: ${JSON.stringify(key.slice(0, 70))} comes after ${JSON.stringify(this.last.slice(0, 70))}`);
+    }
+    return (this.current = this.last = key);
   }
 }
 
@@ -154,14 +201,6 @@ export const noChanges = (): ChangeCounts => ({ added: 0, updated: 0, removed: 0
 function nextOf(rows: Iterator<Change>): Change | null {
   const step = rows.next();
   return step.done ? null : step.value;
-}
-
-function* skipHeader(records: Iterable<CsvRecord>): Generator<CsvRecord> {
-  let first = true;
-  for (const record of records) {
-    if (first) first = false;
-    else yield record;
-  }
 }
 
 /** Passes records through, throwing at the first that is not strictly after the one before. */
