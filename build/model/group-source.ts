@@ -171,7 +171,9 @@ function recount(row: StoredGroupRow, windows: TrendWindows): boolean {
   let current = 0;
   let previous = 0;
   const still: string[] = [];
-  for (const text of row.recent!.split(",")) {
+  const texts = row.recent!.split(",");
+  const times = texts.length;
+  for (const text of texts) {
     const t = Number(text);
     if (t < windows.previousStart) continue;
     still.push(text);
@@ -179,6 +181,9 @@ function recount(row: StoredGroupRow, windows: TrendWindows): boolean {
     else if (t < windows.currentStart) previous++;
   }
   const changed = row.currentWeek !== current || row.previousWeek !== previous;
+  if (!changed && still.length === times) return false;
+  // Other values than the kept bytes: written anew for the next build (group-store.ts).
+  row.bytesFrom = -1;
   row.currentWeek = current;
   row.previousWeek = previous;
   row.recent = still.length > 0 ? still.join(",") : null;
