@@ -67,7 +67,7 @@ class FileSink {
    */
   writeBatch(files, variants, stopped = () => false) {
     const reuse = this.reuse;
-    /** @type {{ path: string; bytes: Uint8Array; size: number; encodings: readonly import("../../core/routes/variants.ts").Encoding[]; sha256: string; how: "kept" | "linked" | "write" }[]} */
+    /** @type {{ path: string; bytes: Uint8Array; size: number; encodings: readonly import("../../core/routes/variants.ts").Encoding[]; sha256: string; how: "kept" | "linked" | "write"; replaces?: string[] }[]} */
     const placed = files.map(({ path, data, encodings }) => {
       this.current = path;
       if (data === null) {
@@ -80,10 +80,10 @@ class FileSink {
       return { path, bytes, size: bytes.byteLength, encodings, sha256: digest.toString("hex"), how: reuse.place(path, digest) };
     });
     const toStore = placed.filter((file) => file.how === "write");
-    variants.start(
-      toStore.filter((file) => file.encodings.length > 0),
-      toStore,
-    );
+    const jobs = toStore.filter((file) => file.encodings.length > 0);
+    // The variants the base holds, which the thread that stores a new one clears first.
+    if (reuse) for (const job of jobs) job.replaces = job.encodings.map((encoding) => job.path + VARIANT_SUFFIX[encoding]).filter((variant) => reuse.inBase(variant));
+    variants.start(jobs, toStore);
     /** @type {boolean} */
     let whole;
     try {
@@ -122,8 +122,11 @@ class FileSink {
       for (const variant of /** @type {import("./variant-jobs.cjs").VariantEntry[]} */ (made[next++])) {
         if (stopped()) return;
         this.current = variant.path;
-        reuse?.clear(variant.path);
-        this.store(variant.path, variant.data);
+        // Stored already by the helper thread that made it (variant-jobs.cjs), or here.
+        if (!variant.stored) {
+          reuse?.clear(variant.path);
+          this.store(variant.path, variant.data);
+        }
         reuse?.wroteVariant(variant.path);
         this.list(variant.path, variant.data.byteLength, variant.sha256);
       }

@@ -419,8 +419,13 @@ class TreeReuse {
 
   /** Unlinks the base's file at `path`, if it has one, before something new takes the name. @param {string} path */
   clear(path) {
+    if (this.inBase(path)) unlinkIfThere(`${this.root}/${path}`);
+  }
+
+  /** Whether the base holds a file at `path` (which a file written there must first be cleared of). @param {string} path */
+  inBase(path) {
     const slot = this.paths.get(path);
-    if (slot !== -1 && this.base.has(slot)) unlinkIfThere(`${this.root}/${path}`);
+    return slot !== -1 && this.base.has(slot);
   }
 
   /** A variant the caller wrote (after `clear`) of a file it wrote. @param {string} path */

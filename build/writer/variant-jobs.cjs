@@ -27,13 +27,13 @@ const STUCK_MS = 60_000;
 
 /**
  * @typedef {import("../../core/routes/variants.ts").Encoding} Encoding
- * @typedef {{ path: string; data: Uint8Array; sha256: string }} VariantEntry
- * @typedef {{ path: string; bytes: Uint8Array; encodings: readonly Encoding[] }} VariantJob
+ * @typedef {{ path: string; data: Uint8Array; sha256: string; stored?: boolean }} VariantEntry `stored`: in place already (the helper stores the variants it makes)
+ * @typedef {{ path: string; bytes: Uint8Array; encodings: readonly Encoding[]; replaces?: string[] }} VariantJob `replaces`: its variants' paths that hold an older file to clear first
  * @typedef {{ path: string; bytes: Uint8Array }} StoreJob
  * @typedef {{ paths: string[]; lengths: number[]; buffer: ArrayBuffer }} StoresMessage
- * @typedef {{ paths: string[]; datas: Uint8Array[]; encodings: (readonly Encoding[])[]; stores: StoresMessage | null }} JobsMessage
+ * @typedef {{ paths: string[]; datas: Uint8Array[]; encodings: (readonly Encoding[])[]; replaces: string[][]; stores: StoresMessage | null }} JobsMessage
  * @typedef {{ path: string; message: string; code: string | undefined }} StoreFailure
- * @typedef {{ results: [number, VariantEntry[]][]; error: string | null; stored: number; storeError: StoreFailure | null }} ResultsMessage
+ * @typedef {{ results: [number, VariantEntry[]][]; error: string | null; stored: number; storedVariants: number; storeError: StoreFailure | null }} ResultsMessage
  */
 
 /**
@@ -166,9 +166,10 @@ class SharedVariants {
     this.broken = null;
     this.helper.on("error", (error) => (this.broken = error.message));
     this.helper.on("exit", (code) => (this.broken ??= `it exited with code ${code}`));
-    /** Jobs the helper did so far, and files it stored (the tests' check that it takes part). */
+    /** Jobs the helper did so far, and files and variants it stored (the tests' check that it takes part). */
     this.helped = 0;
     this.stored = 0;
+    this.storedVariants = 0;
     this.serial = new SerialVariants();
     /** @type {VariantJob[] | null} the jobs the helper has, while it has them */
     this.shared = null;
@@ -192,7 +193,7 @@ class SharedVariants {
     /** @type {StoresMessage | null} */
     const shared = shareStores ? { paths: stores.map((f) => f.path), lengths: stores.map((f) => f.bytes.byteLength), buffer: joinBytes(stores) } : null;
     /** @type {JobsMessage} */
-    const message = { paths: jobs.map((j) => j.path), datas, encodings: jobs.map((j) => j.encodings), stores: shared };
+    const message = { paths: jobs.map((j) => j.path), datas, encodings: jobs.map((j) => j.encodings), replaces: jobs.map((j) => j.replaces ?? []), stores: shared };
     this.port.postMessage(message, [...datas.map((d) => d.buffer), ...(shared ? [shared.buffer] : [])]);
     this.shared = jobs;
     this.stores = stores;
@@ -262,6 +263,7 @@ class SharedVariants {
     if (!received) throw new Error("the compression thread answered nothing");
     const answer = /** @type {ResultsMessage} */ (received.message);
     this.stored += answer.stored;
+    this.storedVariants += answer.storedVariants;
     return answer;
   }
 }

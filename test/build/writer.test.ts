@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
@@ -382,6 +382,39 @@ describe("files stored beside the writer (variant-jobs.cjs, shared stores)", () 
       new FileSink(createFileStore(root), () => {}).writeBatch(pages, shared);
       expect(readdirSync(join(root, "page")).sort()).toEqual(pages.flatMap((p) => [p.path, `${p.path}.br`, `${p.path}.gz`]).map((p) => p.slice("page/".length)).sort());
       expect(shared.stored).toBe(0);
+    });
+  });
+
+  it("stores the variants the helper makes, clearing first an older file at a path it is told of", () => {
+    const root = join(dir, "shared-variants");
+    const other = join(dir, "shared-variants-other");
+    const pages = Array.from({ length: 48 }, (_, i) => {
+      const text = Array.from({ length: 200 + i * 97 }, (_, k) => `<tr><td>${(k * 7919 + i) % 1000}</td><td>row ${k}</td></tr>`).join("\n");
+      return { path: `page/${i}.html`, bytes: Buffer.from(text), encodings: ["br", "gzip"] as const };
+    });
+    // An older build's variants, each a hard link shared with another folder, which must keep its bytes.
+    mkdirSync(join(root, "page"), { recursive: true });
+    mkdirSync(other, { recursive: true });
+    for (const page of pages) {
+      writeFileSync(join(other, `${page.path.slice(5)}.gz`), "older");
+      linkSync(join(other, `${page.path.slice(5)}.gz`), join(root, `${page.path}.gz`));
+    }
+    const serial = new SerialVariants();
+    serial.start(pages);
+    const expected = serial.finish();
+    withHelper(root, (shared) => {
+      // A first batch (under warm/), so that the helper has started before the one measured.
+      shared.start(pages.slice(0, 8).map((page) => ({ ...page, path: `warm/${page.path}` })));
+      shared.finish();
+      shared.start(pages.map((page) => ({ ...page, replaces: [`${page.path}.gz`] })));
+      const made = shared.finish();
+      expect(shared.storedVariants).toBeGreaterThan(0);
+      expect(made.map((v) => v.map((e) => e.sha256))).toEqual(expected.map((v) => v.map((e) => e.sha256)));
+      // Those marked stored are in place, as new files; the others are left for the writer.
+      const stored = made.flat().filter((e) => e.stored);
+      expect(stored.length).toBe(shared.storedVariants);
+      for (const entry of stored) expect(createHash("sha256").update(readFileSync(join(root, entry.path))).digest("hex")).toBe(entry.sha256);
+      for (const page of pages) expect(readFileSync(join(other, `${page.path.slice(5)}.gz`), "utf8")).toBe("older");
     });
   });
 
