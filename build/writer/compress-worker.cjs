@@ -62,7 +62,7 @@ port.on("message", (/** @type {import("./variant-jobs.cjs").JobsMessage} */ mess
     for (const length of stores.lengths) starts.push(/** @type {number} */ (starts[starts.length - 1]) + length);
     const bytes = new Uint8Array(stores.buffer);
     for (let i = Atomics.add(state, STORE, 1); i < stores.paths.length; i = Atomics.add(state, STORE, 1)) {
-      if (!storeOrFail(/** @type {string} */ (stores.paths[i]), bytes.subarray(/** @type {number} */ (starts[i]), starts[i + 1]), false)) break;
+      if (!storeOrFail(/** @type {string} */ (stores.paths[i]), bytes.subarray(/** @type {number} */ (starts[i]), starts[i + 1]), stores.replace[i] === true)) break;
       answer.stored++;
     }
   }

@@ -67,7 +67,7 @@ class FileSink {
    */
   writeBatch(files, variants, stopped = () => false) {
     const reuse = this.reuse;
-    /** @type {{ path: string; bytes: Uint8Array; size: number; encodings: readonly import("../../core/routes/variants.ts").Encoding[]; sha256: string; how: "kept" | "linked" | "write"; replaces?: string[] }[]} */
+    /** @type {{ path: string; bytes: Uint8Array; size: number; encodings: readonly import("../../core/routes/variants.ts").Encoding[]; sha256: string; how: "kept" | "linked" | "write"; replace?: boolean; replaces?: string[] }[]} */
     const placed = files.map(({ path, data, encodings }) => {
       this.current = path;
       if (data === null) {
@@ -81,14 +81,18 @@ class FileSink {
     });
     const toStore = placed.filter((file) => file.how === "write");
     const jobs = toStore.filter((file) => file.encodings.length > 0);
-    // The variants the base holds, which the thread that stores a new one clears first.
-    if (reuse) for (const job of jobs) job.replaces = job.encodings.map((encoding) => job.path + VARIANT_SUFFIX[encoding]).filter((variant) => reuse.inBase(variant));
+    if (reuse) {
+      // The names where the base holds an older file, which the thread that stores the new one clears first.
+      for (const file of toStore) file.replace = reuse.inBase(file.path);
+      for (const job of jobs) job.replaces = job.encodings.map((encoding) => job.path + VARIANT_SUFFIX[encoding]).filter((variant) => reuse.inBase(variant));
+    }
     variants.start(jobs, toStore);
     /** @type {boolean} */
     let whole;
     try {
       whole = variants.storeAll((file) => {
         this.current = file.path;
+        if (file.replace) reuse?.clear(file.path);
         this.store(file.path, file.bytes);
       }, stopped);
     } catch (error) {

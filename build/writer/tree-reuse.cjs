@@ -352,8 +352,9 @@ class TreeReuse {
 
   /**
    * What to do with a file of the new build whose bytes hash to `hash`: "kept" (the base holds
-   * it), "linked" (linked from the current build here), or "write" (the name is free: the caller
-   * writes it). Marks the path as part of the new build.
+   * it), "linked" (linked from the current build here), or "write" (the caller writes it, having
+   * first cleared the base's older file at the name if it has one: `inBase`). Marks the path as
+   * part of the new build.
    * @param {string} path @param {Uint8Array} hash
    * @returns {"kept" | "linked" | "write"}
    */
@@ -367,7 +368,6 @@ class TreeReuse {
       this.stats.linked++;
       return "linked";
     }
-    this.clear(path);
     this.stats.written++;
     if (this.rewrite !== null && path.startsWith(this.rewrite)) this.rewritten++;
     return "write";

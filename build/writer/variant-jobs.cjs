@@ -29,8 +29,8 @@ const STUCK_MS = 60_000;
  * @typedef {import("../../core/routes/variants.ts").Encoding} Encoding
  * @typedef {{ path: string; data: Uint8Array; sha256: string; stored?: boolean }} VariantEntry `stored`: in place already (the helper stores the variants it makes)
  * @typedef {{ path: string; bytes: Uint8Array; encodings: readonly Encoding[]; replaces?: string[] }} VariantJob `replaces`: its variants' paths that hold an older file to clear first
- * @typedef {{ path: string; bytes: Uint8Array }} StoreJob
- * @typedef {{ paths: string[]; lengths: number[]; buffer: ArrayBuffer }} StoresMessage
+ * @typedef {{ path: string; bytes: Uint8Array; replace?: boolean }} StoreJob `replace`: its name holds an older file to clear first
+ * @typedef {{ paths: string[]; lengths: number[]; replace: boolean[]; buffer: ArrayBuffer }} StoresMessage
  * @typedef {{ paths: string[]; datas: Uint8Array[]; encodings: (readonly Encoding[])[]; replaces: string[][]; stores: StoresMessage | null }} JobsMessage
  * @typedef {{ path: string; message: string; code: string | undefined }} StoreFailure
  * @typedef {{ results: [number, VariantEntry[]][]; error: string | null; stored: number; storedVariants: number; storeError: StoreFailure | null }} ResultsMessage
@@ -191,7 +191,7 @@ class SharedVariants {
     // clone the whole batch buffer it is a part of. The files to store, many and small, go as one copy.
     const datas = jobs.map((j) => new Uint8Array(j.bytes));
     /** @type {StoresMessage | null} */
-    const shared = shareStores ? { paths: stores.map((f) => f.path), lengths: stores.map((f) => f.bytes.byteLength), buffer: joinBytes(stores) } : null;
+    const shared = shareStores ? { paths: stores.map((f) => f.path), lengths: stores.map((f) => f.bytes.byteLength), replace: stores.map((f) => f.replace === true), buffer: joinBytes(stores) } : null;
     /** @type {JobsMessage} */
     const message = { paths: jobs.map((j) => j.path), datas, encodings: jobs.map((j) => j.encodings), replaces: jobs.map((j) => j.replaces ?? []), stores: shared };
     this.port.postMessage(message, [...datas.map((d) => d.buffer), ...(shared ? [shared.buffer] : [])]);
