@@ -92,7 +92,7 @@ class FileSink {
     try {
       whole = variants.storeAll((file) => {
         this.current = file.path;
-        if (file.replace) reuse?.clear(file.path);
+        if (file.replace) reuse?.clear(file.path, true);
         this.store(file.path, file.bytes);
       }, stopped);
     } catch (error) {
@@ -113,7 +113,7 @@ class FileSink {
       throw error;
     }
     let next = 0;
-    for (const { path, size, encodings, sha256, how } of placed) {
+    for (const { path, size, encodings, sha256, how, replaces } of placed) {
       this.list(path, size, sha256);
       if (encodings.length === 0) continue;
       if (how !== "write") {
@@ -128,7 +128,7 @@ class FileSink {
         this.current = variant.path;
         // Stored already by the helper thread that made it (variant-jobs.cjs), or here.
         if (!variant.stored) {
-          reuse?.clear(variant.path);
+          if (replaces?.includes(variant.path)) reuse?.clear(variant.path, true);
           this.store(variant.path, variant.data);
         }
         reuse?.wroteVariant(variant.path);

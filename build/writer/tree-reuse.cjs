@@ -417,9 +417,12 @@ class TreeReuse {
     return { size: /** @type {number} */ (side.sizes[slot]), sha256: side.hashHex(slot) };
   }
 
-  /** Unlinks the base's file at `path`, if it has one, before something new takes the name. @param {string} path */
-  clear(path) {
-    if (this.inBase(path)) unlinkIfThere(`${this.root}/${path}`);
+  /**
+   * Unlinks the base's file at `path`, if it has one (`held`, when the caller knows already: `inBase`), before something new takes the name.
+   * @param {string} path @param {boolean} [held]
+   */
+  clear(path, held = this.inBase(path)) {
+    if (held) unlinkIfThere(`${this.root}/${path}`);
   }
 
   /** Whether the base holds a file at `path` (which a file written there must first be cleared of). @param {string} path */
