@@ -11,7 +11,7 @@ const Database = require("better-sqlite3");
 const { digestReportRanges } = require("./range-digest.cjs");
 
 /** @type {import("./thread-protocol.ts").DigestWorkerData} */
-const { path, columns, from, to, request, nice, port, control } = workerData;
+const { path, columns, from, to, request, pages, nice, port, control } = workerData;
 const done = new Int32Array(control);
 if (nice) {
   try {
@@ -25,7 +25,7 @@ if (nice) {
 let db = null;
 try {
   db = new Database(path, { readonly: true, fileMustExist: true });
-  const { ranges, digests, split, counts, rows, odd } = digestReportRanges(db, columns, from, to, request);
+  const { ranges, digests, split, counts, rows, odd } = digestReportRanges(db, columns, from, to, request, pages);
   const bytes = new Uint8Array(digests);
   // A copy with a buffer of its own: a pooled Buffer's memory must not be moved away.
   const moved = [ranges.buffer, bytes.buffer, split.buffer, counts.buffer, rows.buffer].map((b) => /** @type {ArrayBuffer} */ (b));

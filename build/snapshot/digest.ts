@@ -1,20 +1,21 @@
 /**
  * What a snapshot holds, as digests: one per table of the contract (its rows in the order the
  * build reads them, rowid order, every value whole with its type, as quoteExactly writes it) and
- * one per range of report ids (each row as json_array() writes it: range-digest.cjs), plus the
- * schema (an index changes a query's plan, so it counts too).
+ * one per range of report ids (each row's cell as the file holds it, read from the table's pages,
+ * or where they cannot be, its text as SQLite's json_array() writes it: range-digest.cjs), plus
+ * the schema (an index changes a query's plan, so it counts too).
  * Two snapshots with the same digests give the same build, whatever their pages look like; the
- * report ranges say how much of the largest table changed (build-state.ts), and are what a build
- * that recomputes only the changed aggregates would start from. SQLite builds each range's text
- * in C; only the hashing is JavaScript, once per range.
+ * report ranges say how much of the largest table changed (build-state.ts), and which reports to
+ * compare with the kept ones (model/group-source.ts).
  */
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
 import { BuildError } from "../errors.ts";
 import { startWorker } from "../threads.ts";
 import { SNAPSHOT_CONTRACT } from "./contract.ts";
 import type { Snapshot } from "./open.ts";
-import { digestReportRanges, quoteExactly, RANGE_DIGEST_BYTES, REPORT_RANGE_BITS } from "./range-digest.cjs";
+import { digestReportRanges, type PagePlan, quoteExactly, RANGE_DIGEST_BYTES, REPORT_RANGE_BITS } from "./range-digest.cjs";
 import type { DigestAnswer, DigestPart, DigestWorkerData, RowRequest } from "./thread-protocol.ts";
 
 
@@ -89,15 +90,17 @@ type ReportDigests = { reportRanges: Float64Array; reportDigests: Buffer; split:
 /** The report ranges' digests: on one thread in the background, else on two (startSnapshotDigest). */
 function startReportDigests(db: Snapshot, request: RowRequest, background: boolean): { take(): ReportDigests; abandon(): void } {
   const columns = SNAPSHOT_CONTRACT.reports!.filter((c) => c !== "id");
-  const [low, high] = db.prepare("SELECT min(id), max(id) FROM reports").safeIntegers(true).raw().get() as [bigint | null, bigint | null];
+  // Two queries: SQLite looks up a min() or a max() alone by the rowid, but scans every report for both at once.
+  const [low, high] = (["min", "max"] as const).map((f) => db.prepare(`SELECT ${f}(id) FROM reports`).safeIntegers(true).pluck().get() as bigint | null) as [bigint | null, bigint | null];
   if (low === null || high === null) {
     const none = { reportRanges: new Float64Array(0), reportDigests: Buffer.alloc(0), split: { ranges: new Float64Array(0), counts: new Uint8Array(0), rows: new Uint8Array(0) } };
     return { take: () => none, abandon: () => {} };
   }
   const end = high + 1n;
+  const pages = planReportPages(db);
   if (background) {
     // One thread: the build's pass leaves one core idle, and one thread's rows need not be joined (13 bytes a report).
-    const all = startDigestThread(db, { columns, from: low, to: end, request, nice: true });
+    const all = startDigestThread(db, { columns, from: low, to: end, request, pages, nice: true });
     return {
       take() {
         try {
@@ -113,11 +116,11 @@ function startReportDigests(db: Snapshot, request: RowRequest, background: boole
   const bits = BigInt(REPORT_RANGE_BITS);
   // A range boundary near the middle, so that no range is split between the two.
   const middle = (((low >> 1n) + (high >> 1n)) >> bits) << bits;
-  const upper = startDigestThread(db, { columns, from: middle, to: end, request, nice: false });
+  const upper = startDigestThread(db, { columns, from: middle, to: end, request, pages, nice: false });
   return {
     take() {
       try {
-        const halves = [digestReportRanges(db, columns, low, middle, request), upper.take()];
+        const halves = [digestReportRanges(db, columns, low, middle, request, pages), upper.take()];
         const joined = {
           reportRanges: joinArrays(Float64Array, halves.map((h) => h.ranges)),
           reportDigests: Buffer.concat(halves.map((h) => Buffer.from(h.digests.buffer, h.digests.byteOffset, h.digests.byteLength))),
@@ -135,6 +138,29 @@ function startReportDigests(db: Snapshot, request: RowRequest, background: boole
     },
     abandon: upper.stop,
   };
+}
+
+/**
+ * Whether the report ranges can be digested from the table's pages (range-digest.cjs,
+ * table-pages.cjs), and how: when `reports` is a table whose rows are its b-tree's cells in id
+ * order (id is its rowid: SQLite looks an id up by it), with every column stored in its records
+ * (no generated one), and the file holds every page of the snapshot (in WAL mode, the log is
+ * empty: a page there would be newer than the file's; a rollback journal left by a write cut
+ * short, SQLite refuses to open read-only). Else null: SQLite writes each range's text, as it does for a view or a table
+ * WITHOUT ROWID.
+ */
+export function planReportPages(db: Snapshot): PagePlan | null {
+  const table = db.prepare("SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = 'reports'").get() as { rootpage: number; sql: string } | undefined;
+  if (!table || !table.rootpage || typeof table.sql !== "string") return null;
+  const plan = db.prepare("EXPLAIN QUERY PLAN SELECT * FROM reports WHERE id = 1").all() as { detail: string }[];
+  if (!plan.some((step) => /USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(step.detail))) return null;
+  const columns = db.prepare("SELECT name, hidden FROM pragma_table_xinfo('reports')").all() as { name: string; hidden: number }[];
+  if (columns.some((c) => c.hidden !== 0)) return null;
+  const usernameColumn = columns.findIndex((c) => c.name.toLowerCase() === "username");
+  if (usernameColumn < 0) return null;
+  const logSize = (suffix: string) => statSync(db.name + suffix, { throwIfNoEntry: false })?.size ?? 0;
+  if (logSize("-wal") > 0) return null;
+  return { path: db.name, rootPage: table.rootpage, seed: table.sql, usernameColumn };
 }
 
 /** A digest worker (digest-worker.cjs) on the report ranges of ids in [from, to): `take()` waits for its answer. */

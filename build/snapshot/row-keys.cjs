@@ -7,7 +7,7 @@
 
 /** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text (8), its username key (4). */
 const ROW_BYTES = 13;
-const { FNV_SEED, fnv1a: hashPart } = require("../fnv.cjs");
+const { FNV_SEED, fnv1a: hashPart, fnv1aBytes } = require("../fnv.cjs");
 
 /**
  * The username key of a spelling: FNV-1a of its UTF-16 code units, the same whether the spelling
@@ -60,29 +60,158 @@ function splitRows(text, rangeStart, out, at) {
       key = usernameKey(spelling);
     } else if (text.startsWith("null", userFrom)) key = NULL_KEY;
     else return -1;
-    // The row's two hashes, in one pass: FNV-1a, and a murmur-style mix of each code unit,
-    // independent enough of it that a changed row keeps both.
-    let fnv = FNV_SEED;
-    let mix = 0x9747b28c;
-    for (let u = start; u < end; u++) {
-      const c = text.charCodeAt(u);
-      fnv = Math.imul(fnv ^ c, 16777619);
-      let k = Math.imul(c, 0xcc9e2d51);
-      k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-      mix ^= k;
-      mix = Math.imul((mix << 13) | (mix >>> 19), 5) + 0xe6546b64;
-    }
-    mix ^= end - start;
-    mix = Math.imul(mix ^ (mix >>> 16), 0x85ebca6b);
-    mix = Math.imul(mix ^ (mix >>> 13), 0xc2b2ae35);
-    out[at] = id - rangeStart;
-    view.setUint32(at + 1, fnv >>> 0);
-    view.setUint32(at + 5, (mix ^ (mix >>> 16)) >>> 0);
-    view.setUint32(at + 9, key >>> 0);
+    writeRow(out, view, at, id - rangeStart, textRowHashes(text, start, end), key);
     at += ROW_BYTES;
     start = end + 1;
   }
   return at;
 }
 
-module.exports = { ROW_BYTES, NULL_KEY, usernameKey, splitRows };
+/**
+ * Splits a range's rows read from the table's pages (range-digest.cjs, digestRangePages): row
+ * `i` is `bytes[starts[i], starts[i + 1])`, its cell (the payload's size and the rowid as
+ * varints, then the record: sqlite.org/fileformat.html §2.1), of id `ids[i]`. Appends each row's
+ * bytes (ROW_BYTES) to `out` from `at`; returns where it stopped, or -1 when a row's username
+ * (value `usernameColumn` of its record) is not a text or NULL, holds a NUL, or is not in the
+ * record (a column added since the row was written, whose value is the declaration's default).
+ * @param {Uint8Array} bytes @param {Int32Array} starts @param {Float64Array} ids @param {number} count
+ * @param {number} rangeStart @param {number} usernameColumn @param {Uint8Array} out @param {number} at
+ */
+function splitRecords(bytes, starts, ids, count, rangeStart, usernameColumn, out, at) {
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let i = 0; i < count; i++) {
+    const start = /** @type {number} */ (starts[i]);
+    const end = /** @type {number} */ (starts[i + 1]);
+    const key = recordUsernameKey(bytes, start, end, usernameColumn);
+    if (key < 0) return -1;
+    writeRow(out, view, at, /** @type {number} */ (ids[i]) - rangeStart, byteRowHashes(bytes, start, end), key);
+    at += ROW_BYTES;
+  }
+  return at;
+}
+
+/**
+ * The username key of a record's value `column`, or -1 (splitRecords says when).
+ * @param {Uint8Array} bytes @param {number} start @param {number} end @param {number} column
+ */
+function recordUsernameKey(bytes, start, end, column) {
+  // The cell's two varints (the payload's size, the rowid), then the record's header.
+  let at = skipVarint(bytes, skipVarint(bytes, start));
+  const payload = at;
+  const headerEnd = payload + readSmallVarint(bytes, at);
+  at = smallVarintEnd;
+  let body = headerEnd;
+  for (let i = 0; at < headerEnd; i++) {
+    const type = readSmallVarint(bytes, at);
+    at = smallVarintEnd;
+    // Kept for SQLite's own use (§2.1): no record holds them, and their size is unknown.
+    if (type === 10 || type === 11) return -1;
+    if (i === column) {
+      if (type === 0) return NULL_KEY;
+      // A text: an odd serial type from 13 on (§2.1), of (type - 13) / 2 bytes.
+      if (type < 13 || type % 2 === 0) return -1;
+      const length = (type - 13) / 2;
+      if (body + length > end) return -1;
+      let ascii = true;
+      for (let j = body; j < body + length; j++) {
+        const byte = /** @type {number} */ (bytes[j]);
+        if (byte === 0) return -1;
+        if (byte >= 0x80) ascii = false;
+      }
+      // An ASCII text's bytes are its UTF-16 code units: the key of its spelling, without making it a string.
+      return ascii ? fnv1aBytes(bytes, body, body + length) : usernameKey(Buffer.from(bytes.buffer, bytes.byteOffset + body, length).toString("utf8"));
+    }
+    body += type < 12 ? /** @type {number} */ (SERIAL_SIZES[type]) : Math.floor((type - 12) / 2);
+  }
+  return -1;
+}
+
+/** Bytes of the values of serial types 0 to 9 (§2.1). */
+const SERIAL_SIZES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0];
+
+/** @param {Uint8Array} bytes @param {number} at */
+function skipVarint(bytes, at) {
+  for (let i = 0; i < 8; i++) if (/** @type {number} */ (bytes[at++]) < 0x80) return at;
+  return at + 1;
+}
+
+/** Where the last readSmallVarint stopped. */
+let smallVarintEnd = 0;
+
+/**
+ * A varint of a record's header (its size, a serial type): below 2^53, as the cell's whole size
+ * was when the page was read (table-pages.cjs).
+ * @param {Uint8Array} bytes @param {number} at
+ */
+function readSmallVarint(bytes, at) {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    const byte = /** @type {number} */ (bytes[at++]);
+    value = value * 128 + (byte & 0x7f);
+    if (byte < 0x80) break;
+  }
+  smallVarintEnd = at;
+  return value;
+}
+
+/**
+ * A row's two hashes, in one pass over its code units (its text, textRowHashes) or its bytes
+ * (its cell, byteRowHashes): FNV-1a, and a murmur-style mix of each unit, independent enough of
+ * it that a changed row keeps both. Each returns the first and leaves the second in `secondHash`.
+ * @param {string} text @param {number} start @param {number} end
+ */
+function textRowHashes(text, start, end) {
+  let fnv = FNV_SEED;
+  let mix = 0x9747b28c;
+  for (let u = start; u < end; u++) {
+    const c = text.charCodeAt(u);
+    fnv = Math.imul(fnv ^ c, 16777619);
+    mix = mixIn(mix, c);
+  }
+  secondHash = finishMix(mix, end - start);
+  return fnv >>> 0;
+}
+
+/** @param {Uint8Array} bytes @param {number} start @param {number} end */
+function byteRowHashes(bytes, start, end) {
+  let fnv = FNV_SEED;
+  let mix = 0x9747b28c;
+  for (let u = start; u < end; u++) {
+    const c = /** @type {number} */ (bytes[u]);
+    fnv = Math.imul(fnv ^ c, 16777619);
+    mix = mixIn(mix, c);
+  }
+  secondHash = finishMix(mix, end - start);
+  return fnv >>> 0;
+}
+
+/** @param {number} mix @param {number} c */
+function mixIn(mix, c) {
+  let k = Math.imul(c, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  mix ^= k;
+  return Math.imul((mix << 13) | (mix >>> 19), 5) + 0xe6546b64;
+}
+
+/** @param {number} mix @param {number} length */
+function finishMix(mix, length) {
+  mix ^= length;
+  mix = Math.imul(mix ^ (mix >>> 16), 0x85ebca6b);
+  mix = Math.imul(mix ^ (mix >>> 13), 0xc2b2ae35);
+  return (mix ^ (mix >>> 16)) >>> 0;
+}
+
+let secondHash = 0;
+
+/**
+ * @param {Uint8Array} out @param {DataView} view @param {number} at @param {number} idOffset
+ * @param {number} fnv the row's first hash (textRowHashes, byteRowHashes; its second is `secondHash`) @param {number} key
+ */
+function writeRow(out, view, at, idOffset, fnv, key) {
+  out[at] = idOffset;
+  view.setUint32(at + 1, fnv);
+  view.setUint32(at + 5, secondHash);
+  view.setUint32(at + 9, key >>> 0);
+}
+
+module.exports = { ROW_BYTES, NULL_KEY, usernameKey, splitRows, splitRecords };

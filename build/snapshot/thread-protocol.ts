@@ -6,6 +6,7 @@
  * wait for the next answer without an event loop, then read it with `receiveMessageOnPort`.
  */
 import type { MessagePort } from "node:worker_threads";
+import type { PagePlan } from "./range-digest.cjs";
 
 /** The username pass's thread: grouped queries stepped batch by batch, on request. */
 export interface GroupWorkerData {
@@ -70,6 +71,8 @@ export interface DigestWorkerData {
   to: bigint;
   /** Which ranges' rows to split as well (range-digest.cjs RowRequest). */
   request: RowRequest;
+  /** How to read the table's pages, or null: SQLite writes each range's text (range-digest.cjs). */
+  pages: PagePlan | null;
   /** At the lowest CPU priority: digests made while the build does other work (digest.ts). */
   nice: boolean;
   port: MessagePort;
