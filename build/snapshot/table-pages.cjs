@@ -20,8 +20,8 @@ const MAGIC = "SQLite format 3\0";
 /** Interior and leaf pages of a table b-tree. */
 const INTERIOR = 0x05;
 const LEAF = 0x0d;
-/** Leaf pages read at once when they come one after the other (a VACUUMed file's do), at most. */
-const MAX_WINDOW_PAGES = 256;
+/** Bytes of leaf pages read at once when they come one after the other (a VACUUMed file's do), at most. */
+const MAX_WINDOW_BYTES = 1 << 20;
 /** And when they do not: a few, so that a scattered file is not read a megabyte a page. */
 const MIN_WINDOW_PAGES = 4;
 /** Deeper than any b-tree of 2^64 rows: a loop in a damaged file ends here. */
@@ -54,7 +54,8 @@ class TablePages {
       closeSync(this.fd);
       throw error;
     }
-    this.window = Buffer.allocUnsafeSlow(this.pageSize * MAX_WINDOW_PAGES);
+    this.maxWindowPages = Math.max(MAX_WINDOW_BYTES / this.pageSize, MIN_WINDOW_PAGES);
+    this.window = Buffer.allocUnsafeSlow(this.pageSize * this.maxWindowPages);
     this.windowFirst = 0;
     this.windowPages = 0;
     this.scratch = Buffer.allocUnsafeSlow(this.pageSize);
@@ -204,7 +205,7 @@ class TablePages {
       const end = this.windowFirst + this.windowPages;
       // An interior page or two among the leaves still counts as in order.
       const inOrder = this.windowPages > 0 && page >= end && page <= end + 2;
-      const want = inOrder ? Math.min(this.windowPages * 2, MAX_WINDOW_PAGES) : MIN_WINDOW_PAGES;
+      const want = inOrder ? Math.min(this.windowPages * 2, this.maxWindowPages) : MIN_WINDOW_PAGES;
       const pages = Math.min(want, this.pageCount - page + 1);
       const read = readSync(this.fd, this.window, 0, pages * this.pageSize, (page - 1) * this.pageSize);
       if (read !== pages * this.pageSize) throw new PagesUnreadable("a short read");

@@ -78,10 +78,11 @@ describe("the report ranges' digests from the table's pages", () => {
       fc.property(rowsArb, (rows) => {
         const sorted = [...rows].sort((a, b) => a.id - b.id);
         const plain = comparable(digestsOf(reportsFile(sorted)));
-        // Another page size (overflow pages at 512 bytes), another order, and free pages left by deleted rows.
+        // Other page sizes (overflow pages at 512 bytes), another order, and free pages left by deleted rows.
         const small = reportsFile([...rows].reverse(), { pragmas: ["page_size = 512"] });
+        const large = reportsFile(rows, { pragmas: ["page_size = 65536"] });
         const holes = reportsFile([...sorted, ...sorted.map((r) => ({ ...r, id: r.id + 5000 }))], { after: "DELETE FROM reports WHERE id > 5000" });
-        for (const other of [small, holes]) expect(comparable(digestsOf(other))).toEqual(plain);
+        for (const other of [small, large, holes]) expect(comparable(digestsOf(other))).toEqual(plain);
         // The same ranges and rows per range as SQLite's own reading of them.
         const text = digestsOf(small, "all", false);
         expect([...text.ranges]).toEqual([...plain.ranges]);
