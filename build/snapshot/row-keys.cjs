@@ -5,7 +5,7 @@
 // range with the ones the previous build kept, to find the reports that changed and the
 // usernames they named (model/group-source.ts), instead of reading every report again.
 
-/** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text (8), its username key (4). */
+/** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text or cell (8), its username key (4). */
 const ROW_BYTES = 13;
 const { FNV_SEED, fnv1a: hashPart, fnv1aBytes } = require("../fnv.cjs");
 
@@ -100,12 +100,14 @@ function recordUsernameKey(bytes, start, end, column) {
   const payload = at;
   const headerEnd = payload + readSmallVarint(bytes, at);
   at = smallVarintEnd;
+  // A header past the row's end is a damaged record: unusable, as an odd username is.
+  if (headerEnd > end) return -1;
   let body = headerEnd;
   for (let i = 0; at < headerEnd; i++) {
     const type = readSmallVarint(bytes, at);
     at = smallVarintEnd;
     // Kept for SQLite's own use (§2.1): no record holds them, and their size is unknown.
-    if (type === 10 || type === 11) return -1;
+    if (type === 10 || type === 11 || at > headerEnd) return -1;
     if (i === column) {
       if (type === 0) return NULL_KEY;
       // A text: an odd serial type from 13 on (§2.1), of (type - 13) / 2 bytes.

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SNAPSHOT_CONTRACT } from "../../build/snapshot/contract.ts";
 import { planReportPages } from "../../build/snapshot/digest.ts";
 import { digestReportRanges, type PagePlan } from "../../build/snapshot/range-digest.cjs";
-import { NULL_KEY, ROW_BYTES, usernameKey } from "../../build/snapshot/row-keys.cjs";
+import { NULL_KEY, ROW_BYTES, splitRecords, usernameKey } from "../../build/snapshot/row-keys.cjs";
 import { PagesUnreadable, TablePages } from "../../build/snapshot/table-pages.cjs";
 import { makeTempDir } from "../helpers/fixture.ts";
 
@@ -170,6 +170,20 @@ describe("the report ranges' digests from the table's pages", () => {
     db.close();
     expect(digestsOf(path).odd).toBe(true);
     expect(digestsOf(reportsFile([{ id: 1, username: "alice" }])).odd).toBe(false);
+  });
+
+  it("mark a record whose header runs past its row as odd, rather than key a username from the bytes after it", () => {
+    const split = (cell: number[]) => {
+      const out = new Uint8Array(ROW_BYTES);
+      return splitRecords(Uint8Array.from(cell), Int32Array.from([0, cell.length]), Float64Array.from([129]), 1, 128, 1, out, 0) < 0 ? null : new DataView(out.buffer).getUint32(9);
+    };
+    // Payload size 4, rowid 129; header of 3 bytes: NULL (the id, which is the rowid), a 1-byte text; then "a".
+    expect(split([4, 0x81, 0x01, 3, 0, 15, 0x61])).toBe(usernameKey("a"));
+    expect(split([4, 0x81, 0x01, 3, 0, 0])).toBe(NULL_KEY);
+    expect(split([4, 0x81, 0x01, 0x7f, 0, 0])).toBeNull();
+    expect(split([4, 0x81, 0x01, 3, 0, 0x8f])).toBeNull();
+    // A serial type whose varint runs past the header into the body.
+    expect(split([4, 0x81, 0x01, 3, 0, 0x80, 0x0f, 0x61])).toBeNull();
   });
 
   it("come from SQLite's text where the pages cannot be read for them: ids past 2^53, a root page that is not the table's", () => {
