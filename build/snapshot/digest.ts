@@ -150,7 +150,7 @@ function startReportDigests(db: Snapshot, request: RowRequest, background: boole
  * WITHOUT ROWID.
  */
 export function planReportPages(db: Snapshot): PagePlan | null {
-  const table = db.prepare("SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = 'reports'").get() as { rootpage: number; sql: string } | undefined;
+  const table = db.prepare("SELECT rootpage, sql FROM sqlite_schema WHERE type = 'table' AND name = 'reports' COLLATE NOCASE").get() as { rootpage: number; sql: string } | undefined;
   if (!table || !table.rootpage || typeof table.sql !== "string") return null;
   const plan = db.prepare("EXPLAIN QUERY PLAN SELECT * FROM reports WHERE id = 1").all() as { detail: string }[];
   if (!plan.some((step) => /USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(step.detail))) return null;

@@ -297,6 +297,9 @@ describe("which snapshots' reports are read from their pages", () => {
     // The username's place in the record follows the declaration, not the contract.
     const moved = `CREATE TABLE reports (reporter, id INTEGER PRIMARY KEY, ${columns.filter((c) => c !== "reporter").join(", ")})`;
     expect(planOf(reportsFile([{ id: 1, username: "a" }], { table: moved }))).toMatchObject({ usernameColumn: 2 });
+    // Names compare without regard to case, as SQLite compares them.
+    const shouted = `CREATE TABLE Reports (ID INTEGER PRIMARY KEY, ${columns.map((c) => c.toUpperCase()).join(", ")})`;
+    expect(planOf(reportsFile([{ id: 1, username: "a" }], { table: shouted }))).toMatchObject({ usernameColumn: 1 });
   });
 
   it("not a table WITHOUT ROWID, an id that is not the rowid, a view, or a table with a generated column", () => {
