@@ -8,6 +8,7 @@
 /** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text or cell (8), its username key (4). */
 const ROW_BYTES = 13;
 const { FNV_SEED, fnv1a: hashPart, fnv1aBytes } = require("../fnv.cjs");
+const { readVarint, varint } = require("./table-pages.cjs");
 
 /**
  * The username key of a spelling: FNV-1a of its UTF-16 code units, the same whether the spelling
@@ -96,18 +97,18 @@ function splitRecords(bytes, starts, ids, count, rangeStart, usernameColumn, out
  */
 function recordUsernameKey(bytes, start, end, column) {
   // The cell's two varints (the payload's size, the rowid), then the record's header.
-  let at = skipVarint(bytes, skipVarint(bytes, start));
-  const payload = at;
-  const headerEnd = payload + readSmallVarint(bytes, at);
-  at = smallVarintEnd;
+  if (readVarint(bytes, start, end) < 0 || readVarint(bytes, varint.end, end) < 0) return -1;
+  const payload = varint.end;
+  const headerEnd = payload + readVarint(bytes, payload, end);
   // A header past the row's end is a damaged record: unusable, as an odd username is.
-  if (headerEnd > end) return -1;
+  if (headerEnd < payload || headerEnd > end) return -1;
+  let at = varint.end;
   let body = headerEnd;
   for (let i = 0; at < headerEnd; i++) {
-    const type = readSmallVarint(bytes, at);
-    at = smallVarintEnd;
-    // Kept for SQLite's own use (§2.1): no record holds them, and their size is unknown.
-    if (type === 10 || type === 11 || at > headerEnd) return -1;
+    const type = readVarint(bytes, at, headerEnd);
+    at = varint.end;
+    // 10 and 11 are kept for SQLite's own use (§2.1): no record holds them, and their size is unknown.
+    if (type < 0 || type === 10 || type === 11) return -1;
     if (i === column) {
       if (type === 0) return NULL_KEY;
       // A text: an odd serial type from 13 on (§2.1), of (type - 13) / 2 bytes.
@@ -130,31 +131,6 @@ function recordUsernameKey(bytes, start, end, column) {
 
 /** Bytes of the values of serial types 0 to 9 (§2.1). */
 const SERIAL_SIZES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0];
-
-/** @param {Uint8Array} bytes @param {number} at */
-function skipVarint(bytes, at) {
-  for (let i = 0; i < 8; i++) if (/** @type {number} */ (bytes[at++]) < 0x80) return at;
-  return at + 1;
-}
-
-/** Where the last readSmallVarint stopped. */
-let smallVarintEnd = 0;
-
-/**
- * A varint of a record's header (its size, a serial type): below 2^53, as the cell's whole size
- * was when the page was read (table-pages.cjs).
- * @param {Uint8Array} bytes @param {number} at
- */
-function readSmallVarint(bytes, at) {
-  let value = 0;
-  for (let i = 0; i < 8; i++) {
-    const byte = /** @type {number} */ (bytes[at++]);
-    value = value * 128 + (byte & 0x7f);
-    if (byte < 0x80) break;
-  }
-  smallVarintEnd = at;
-  return value;
-}
 
 /**
  * A row's two hashes, in one pass over its code units (its text, textRowHashes) or its bytes

@@ -108,7 +108,7 @@ class TablePages {
       const at = this.cellAt(bytes, 0, 12, i, 5);
       const child = bytes.readUInt32BE(at);
       const key = readVarint(bytes, at + 4, this.usable);
-      if (key <= previous || key > high) throw new PagesUnreadable("interior keys out of order");
+      if (key < 0 || key <= previous || key > high) throw new PagesUnreadable("an interior key out of order or unreadable");
       // The child holds the rowids in (previous, key]: none at or past `to` once previous is.
       if (previous >= to - 1) return;
       if (key >= from) this.walk(child, depth + 1, previous, key, from, to, visit);
@@ -131,8 +131,9 @@ class TablePages {
     for (let i = 0; i < cells; i++) {
       const start = this.cellAt(bytes, base, 8, i, 2);
       const size = readVarint(bytes, start, end);
-      const rowid = readVarint(bytes, varintEnd, end);
-      const payload = varintEnd;
+      const rowid = size < 0 ? -1 : readVarint(bytes, varint.end, end);
+      const payload = varint.end;
+      if (rowid < 0) throw new PagesUnreadable("a cell's size or rowid unreadable (or past 2^53)");
       if (rowid <= previous || rowid > high) throw new PagesUnreadable("rowids out of order");
       previous = rowid;
       if (rowid < from) continue;
@@ -217,26 +218,25 @@ class TablePages {
 }
 
 /** Where the last readVarint stopped. */
-let varintEnd = 0;
+const varint = { end: 0 };
 
 /**
- * A varint (§2.1) at `bytes[at]`, as a Number: one past 2^53 (a negative rowid among them) or
- * running past `end` throws PagesUnreadable. Sets varintEnd.
+ * A varint (§2.1) at `bytes[at]`, as a Number, and where it stops in `varint.end`; -1 when it runs
+ * to `end` or past 2^53 (a negative rowid among them), which only a damaged file holds here.
  * @param {Uint8Array} bytes @param {number} at @param {number} end
  */
 function readVarint(bytes, at, end) {
   let value = 0;
-  for (let i = 0; i < 8; i++) {
-    if (at >= end) throw new PagesUnreadable("a varint runs past its page");
+  for (let i = 0; i < 8 && at < end; i++) {
     const byte = /** @type {number} */ (bytes[at++]);
     value = value * 128 + (byte & 0x7f);
     if (byte < 0x80) {
-      if (value > Number.MAX_SAFE_INTEGER) break;
-      varintEnd = at;
+      if (value > Number.MAX_SAFE_INTEGER) return -1;
+      varint.end = at;
       return value;
     }
   }
-  throw new PagesUnreadable("a number past 2^53");
+  return -1;
 }
 
-module.exports = { TablePages, PagesUnreadable };
+module.exports = { TablePages, PagesUnreadable, readVarint, varint };

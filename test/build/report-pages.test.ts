@@ -182,6 +182,8 @@ describe("the report ranges' digests from the table's pages", () => {
     expect(split([4, 0x81, 0x01, 3, 0, 0])).toBe(NULL_KEY);
     expect(split([4, 0x81, 0x01, 0x7f, 0, 0])).toBeNull();
     expect(split([4, 0x81, 0x01, 3, 0, 0x8f])).toBeNull();
+    // A header of 128 bytes, whose size takes a two-byte varint: a NULL, the 1-byte text, 124 NULLs.
+    expect(split([0x81, 0x01, 0x81, 0x01, 0x81, 0x00, 0, 15, ...Array<number>(124).fill(0), 0x61])).toBe(usernameKey("a"));
     // A serial type whose varint runs past the header into the body.
     expect(split([4, 0x81, 0x01, 3, 0, 0x80, 0x0f, 0x61])).toBeNull();
   });
