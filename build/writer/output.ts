@@ -29,6 +29,13 @@ export const UNCHANGED: unique symbol = Symbol("the current build's bytes");
 export interface ChunkedData {
   readonly byteLength: number;
   chunks(): Iterable<Uint8Array>;
+  /**
+   * The SHA-256 (hex) of the bytes `chunks()` yields, where their maker has it already: the disk
+   * writer lists it rather than hash the file a second time as it writes it. The dumps have it
+   * (build/dump/csv.ts: each batch is hashed as it is made, and the CSV is inflated from members
+   * whose CRC-32 and length zlib checks, so the bytes written are the bytes hashed).
+   */
+  readonly sha256?: string;
 }
 
 export interface Writer {
