@@ -143,17 +143,60 @@ function namesAny(companyIds: string | null, ids: ReadonlySet<number>): boolean 
 /**
  * The companies a username's reports name (comma-separated ids, one per report), as indexes into
  * the catalog, most-named first, ties by name, then id. Unknown ids are reported by the company
- * aggregates, not here.
+ * aggregates, not here. Runs for every username of every build: the ids are read digit by digit
+ * and counted in two short arrays (a username's reports name a few companies), where splitting
+ * the text and counting in a Map was half a second at a million usernames; text that is not plain
+ * decimal ids takes the general path.
  */
-function rankCompanies(companyIds: string | null, companyIndex: Map<number, number>, catalog: Catalog): number[] {
+export function rankCompanies(companyIds: string | null, companyIndex: Map<number, number>, catalog: Catalog): number[] {
   if (!companyIds) return [];
+  const indexes: number[] = [];
+  const counts: number[] = [];
+  let id = 0;
+  let digits = 0;
+  for (let i = 0; i <= companyIds.length; i++) {
+    const code = i < companyIds.length ? companyIds.charCodeAt(i) : 44;
+    if (code >= 48 && code <= 57) {
+      id = id * 10 + (code - 48);
+      digits++;
+      continue;
+    }
+    // Anything but a comma after a plain id of at most 15 digits (exact as a double): the general path.
+    if (code !== 44 || digits === 0 || digits > 15) return rankCompanyText(companyIds, companyIndex, catalog);
+    const index = companyIndex.get(id);
+    if (index !== undefined) {
+      const at = indexes.indexOf(index);
+      if (at >= 0) counts[at]!++;
+      else if (indexes.length === MAX_LISTED) return rankCompanyText(companyIds, companyIndex, catalog);
+      else {
+        indexes.push(index);
+        counts.push(1);
+      }
+    }
+    id = 0;
+    digits = 0;
+  }
+  if (indexes.length < 2) return indexes;
+  return sortByMentions(indexes.map((index, i) => [index, counts[i]!] as [number, number]), catalog);
+}
+
+/** Distinct companies rankCompanies counts in its arrays; a username whose reports name more takes the general path. */
+const MAX_LISTED = 16;
+
+/** rankCompanies for any text (Number's reading of each comma-separated part). */
+export function rankCompanyText(companyIds: string, companyIndex: Map<number, number>, catalog: Catalog): number[] {
   const counts = new Map<number, number>();
   for (const id of companyIds.split(",")) {
     const index = companyIndex.get(Number(id));
     if (index !== undefined) counts.set(index, (counts.get(index) ?? 0) + 1);
   }
+  return sortByMentions([...counts.entries()], catalog);
+}
+
+/** [catalog index, mentions] most-mentioned first, ties by name, then id: the indexes. */
+function sortByMentions(counted: [number, number][], catalog: Catalog): number[] {
   const companies = catalog.companies;
-  return [...counts.entries()]
+  return counted
     .sort(([a, x], [b, y]) => y - x || compareNames(companies[a]!.name, companies[b]!.name) || companies[a]!.id - companies[b]!.id)
     .map(([index]) => index);
 }
