@@ -16,7 +16,7 @@
 // slots (PathIndex: the paths' bytes end to end and a hash table of slots), their sizes and hashes
 // in typed arrays: about 150 bytes a path, none of it a string or an object.
 const { closeSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } = require("node:fs");
-const { fnv1a, fnv1aBytes } = require("../fnv.cjs");
+const { FNV_SEED, fnv1a, fnv1aBytes } = require("../fnv.cjs");
 
 const HASH_BYTES = 32;
 /** A manifest is read this much at a time. */
@@ -29,7 +29,8 @@ const HASH_START = ',"sha256":"';
 
 /**
  * Every entry of a build folder's manifest (written by file-sink.cjs, one file a line), with
- * `visit(bytes, pathFrom, pathTo, size, digest)` for each: the path is bytes[pathFrom, pathTo),
+ * `visit(bytes, pathFrom, pathTo, size, digest, pathHash)` for each: the path is bytes[pathFrom, pathTo)
+ * (`pathHash` its fnv1aBytes, taken as the line is read),
  * `digest` its SHA-256 (32 bytes, valid until the next call). Paths are checked ASCII words
  * (output.ts), so no line needs JSON parsing, and nothing is made a string: at a million
  * usernames the two manifests an incremental build reads are 3.2 M lines, and making each line's
@@ -62,7 +63,7 @@ function readManifestFile(file, visit) {
   }
 }
 
-/** @typedef {(bytes: Buffer, pathFrom: number, pathTo: number, size: number, digest: Buffer) => void} ManifestVisit */
+/** @typedef {(bytes: Buffer, pathFrom: number, pathTo: number, size: number, digest: Buffer, pathHash: number) => void} ManifestVisit */
 
 const PATH_START_BYTES = Buffer.from(PATH_START);
 const SIZE_START_BYTES = Buffer.from(SIZE_START);
@@ -76,6 +77,9 @@ const unreadable = (at) => new Error(`unreadable manifest line at byte ${at}`);
 
 /**
  * The entries of whole manifest lines (`offset`: where `text` starts in the file, for errors).
+ * Each line is read byte by byte in one sweep (the path up to its closing quote, which a checked
+ * path never holds; the fixed keys compared where they must be; the size's digits; the hash's
+ * hex): a native search per key cost more than the sweep, three per line over 3.2 M lines.
  * @param {Buffer} text
  * @param {ManifestVisit} visit
  * @param {number} [offset]
@@ -85,31 +89,47 @@ function readManifestEntries(text, visit, offset = 0) {
   for (let at = 0; at < text.length; ) {
     let end = text.indexOf(10, at);
     if (end < 0) end = text.length;
-    if (text.compare(PATH_START_BYTES, 0, PATH_START_BYTES.length, at, at + PATH_START_BYTES.length) === 0) {
-      const pathEnd = text.indexOf(SIZE_START_BYTES, at);
-      const hashAt = text.indexOf(HASH_START_BYTES, pathEnd);
-      if (pathEnd < 0 || hashAt < 0 || hashAt > end) throw unreadable(offset + at);
+    // Lines that are not a file's (the manifest's first and last) are skipped.
+    if (bytesAt(text, at, PATH_START_BYTES, end)) {
+      const pathFrom = at + PATH_START_BYTES.length;
+      let pathEnd = pathFrom;
+      // fnv.cjs's FNV-1a, written out: the index of paths takes each path's hash from here.
+      let pathHash = FNV_SEED;
+      for (let byte = /** @type {number} */ (text[pathEnd]); pathEnd < end && byte !== 34; byte = /** @type {number} */ (text[++pathEnd])) pathHash = Math.imul(pathHash ^ byte, 16777619);
+      if (!bytesAt(text, pathEnd, SIZE_START_BYTES, end)) throw unreadable(offset + at);
       // The size: decimal digits only, as JSON.stringify writes a whole number.
       const sizeFrom = pathEnd + SIZE_START_BYTES.length;
       let size = 0;
-      for (let i = sizeFrom; i < hashAt; i++) {
-        const digit = /** @type {number} */ (text[i]) - 48;
-        if (digit < 0 || digit > 9) throw unreadable(offset + at);
+      let hashAt = sizeFrom;
+      for (; hashAt < end; hashAt++) {
+        const digit = /** @type {number} */ (text[hashAt]) - 48;
+        if (digit < 0 || digit > 9) break;
         size = size * 10 + digit;
       }
+      if (hashAt === sizeFrom || !bytesAt(text, hashAt, HASH_START_BYTES, end)) throw unreadable(offset + at);
       // The SHA-256: 64 lowercase hex digits, then the closing quote.
       const hex = hashAt + HASH_START_BYTES.length;
-      if (hex + 2 * HASH_BYTES >= end || text[hex + 2 * HASH_BYTES] !== 34 || hashAt === sizeFrom) throw unreadable(offset + at);
+      if (hex + 2 * HASH_BYTES >= end || text[hex + 2 * HASH_BYTES] !== 34) throw unreadable(offset + at);
       for (let i = 0; i < HASH_BYTES; i++) {
         const high = /** @type {number} */ (HEX_VALUE[/** @type {number} */ (text[hex + 2 * i])]);
         const low = /** @type {number} */ (HEX_VALUE[/** @type {number} */ (text[hex + 2 * i + 1])]);
         if ((high | low) < 0) throw unreadable(offset + at);
         digest[i] = (high << 4) | low;
       }
-      visit(text, at + PATH_START_BYTES.length, pathEnd, size, digest);
+      visit(text, pathFrom, pathEnd, size, digest, pathHash >>> 0);
     }
     at = end + 1;
   }
+}
+
+/**
+ * Whether `text` holds `bytes` at `at`, before `end`.
+ * @param {Buffer} text @param {number} at @param {Buffer} bytes @param {number} end
+ */
+function bytesAt(text, at, bytes, end) {
+  if (at + bytes.length > end) return false;
+  for (let i = 0; i < bytes.length; i++) if (text[at + i] !== bytes[i]) return false;
+  return true;
 }
 
 /**
@@ -153,18 +173,24 @@ class PathIndex {
   }
 
   /**
-   * slotOf for the path bytes[from, to) (Latin-1, as a manifest's ASCII paths are), without making a string of it.
-   * @param {Uint8Array} bytes @param {number} from @param {number} to
+   * slotOf for the path bytes[from, to) (Latin-1, as a manifest's ASCII paths are), without making
+   * a string of it; `hash`, its fnv1aBytes, when the caller has it already (readManifestEntries).
+   * @param {Uint8Array} bytes @param {number} from @param {number} to @param {number} [hash]
    */
-  slotOfBytes(bytes, from, to) {
+  slotOfBytes(bytes, from, to, hash = fnv1aBytes(bytes, from, to)) {
     const mask = this.table.length - 1;
     const length = to - from;
-    let at = fnv1aBytes(bytes, from, to) & mask;
+    const own = this.bytes;
+    let at = hash & mask;
     for (; ; at = (at + 1) & mask) {
       const entry = /** @type {number} */ (this.table[at]);
       if (entry === 0) break;
       const start = /** @type {number} */ (this.starts[entry - 1]);
-      if (/** @type {number} */ (this.starts[entry]) - start === length && this.bytes.compare(bytes, from, to, start, start + length) === 0) return entry - 1;
+      if (/** @type {number} */ (this.starts[entry]) - start !== length) continue;
+      // Compared here, byte by byte: paths are short, and a native compare's call cost more.
+      let i = 0;
+      while (i < length && own[start + i] === bytes[from + i]) i++;
+      if (i === length) return entry - 1;
     }
     return this.add(at, length, (into, start) => into.set(bytes.subarray(from, to), start));
   }
@@ -303,8 +329,8 @@ class TreeReuse {
 
   /** @param {Side} side @param {string} file */
   fill(side, file) {
-    readManifestFile(file, (bytes, from, to, size, digest) => {
-      const slot = this.slotOfBytes(bytes, from, to);
+    readManifestFile(file, (bytes, from, to, size, digest, pathHash) => {
+      const slot = this.slotOfBytes(bytes, from, to, pathHash);
       side.ensure(slot);
       side.sizes[slot] = size;
       digest.copy(side.hashes, slot * HASH_BYTES);
@@ -316,9 +342,9 @@ class TreeReuse {
     return this.roomFor(this.paths.slotOf(path));
   }
 
-  /** @param {Uint8Array} bytes @param {number} from @param {number} to */
-  slotOfBytes(bytes, from, to) {
-    return this.roomFor(this.paths.slotOfBytes(bytes, from, to));
+  /** @param {Uint8Array} bytes @param {number} from @param {number} to @param {number} hash its fnv1aBytes */
+  slotOfBytes(bytes, from, to, hash) {
+    return this.roomFor(this.paths.slotOfBytes(bytes, from, to, hash));
   }
 
   /** `slot`, once `seen` has room for it. @param {number} slot */

@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
+import { fnv1aBytes } from "../../build/fnv.cjs";
 import { createDiskWriter, hashFile, MAX_BYTES_IN_FLIGHT, MemoryWriter, UNCHANGED } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
 import { FileSink } from "../../build/writer/file-sink.cjs";
@@ -207,7 +208,11 @@ describe("reading a kept build's manifest (tree-reuse.cjs)", () => {
     writeFileSync(file, text);
     const read = (visit: (collect: ManifestVisit) => void) => {
       const entries: string[] = [];
-      visit((bytes, from, to, size, digest) => entries.push(`${bytes.toString("latin1", from, to)} ${size} ${digest.toString("hex")}`));
+      visit((bytes, from, to, size, digest, pathHash) => {
+        // The path's hash, taken as the line is read, is the one the index of paths would take.
+        expect(pathHash).toBe(fnv1aBytes(bytes, from, to));
+        entries.push(`${bytes.toString("latin1", from, to)} ${size} ${digest.toString("hex")}`);
+      });
       return entries;
     };
     const chunked = read((collect) => readManifestFile(file, collect));
