@@ -10,6 +10,8 @@
  *   0.05 % of reports deleted and 0.01 % moved to another category, a company renamed, one moved
  *   to another category and one added with reports, a detection rule changed — and the same
  *   snapshot built with --full, whose manifest (every file's SHA-256) and build id must be equal;
+ * - five minutes later (as an operator who publishes every few minutes): as_of five minutes on,
+ *   one more report within them for 0.01 % of usernames;
  * - 0.1 %, 10 % and 50 % of usernames with one more report each, each onto the one before;
  * - every report's username changed (another data set): a full build by itself.
  *
@@ -34,10 +36,10 @@ interface Step {
 }
 
 /** One more report for the usernames whose first report id is in `share` (a fraction) of them, within as_of's day. */
-const moreReports = (share: number, tag: string) => `
+const moreReports = (share: number, tag: string, within: "hours" | "minutes" = "hours") => `
   INSERT INTO reports (username, category, company_id, person_id, reporter, confidence, created_at)
   SELECT username, category, company_id, NULL, '${tag}-' || id, 60,
-         strftime('%Y-%m-%dT%H:%M:%SZ', (SELECT value FROM meta WHERE key = 'as_of'), '-' || (id % 9) || ' hours')
+         strftime('%Y-%m-%dT%H:%M:%SZ', (SELECT value FROM meta WHERE key = 'as_of'), '-' || (id % ${within === "hours" ? 9 : 5}) || ' ${within}')
   FROM reports WHERE id IN (SELECT min(id) FROM reports WHERE username IS NOT NULL GROUP BY username)
     AND (id * 2654435761) % 100000 < ${Math.round(share * 100_000)};`;
 
@@ -55,11 +57,17 @@ export const DAY_OF_CHANGES = `
     FROM reports WHERE (id * 31) % 20000 = 3 AND username IS NOT NULL;
   UPDATE detection_rules SET weight = weight + 0.25 WHERE id = (SELECT min(id) FROM detection_rules);`;
 
+/** The next publish of an operator who publishes every few minutes. */
+const FIVE_MINUTES_LATER = `
+  UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', value, '+5 minutes') WHERE key = 'as_of';
+  ${moreReports(0.0001, "minutes", "minutes")}`;
+
 const STEPS: Step[] = [
   { name: "nothing changed (a fresh export of the same rows)", sql: null },
   // There is no previous build's folder yet: this one links every unchanged file into a new one.
   { name: "appends only: one more report for 1 % of usernames (first incremental build: a new folder, unchanged files linked)", sql: moreReports(0.01, "append") },
   { name: "a day of changes", sql: DAY_OF_CHANGES, compare: true },
+  { name: "five minutes later: one more report for 0.01 % of usernames", sql: FIVE_MINUTES_LATER },
   { name: "0.1 % of usernames changed", sql: moreReports(0.001, "p01") },
   { name: "10 % of usernames changed", sql: moreReports(0.1, "p10") },
   { name: "50 % of usernames changed", sql: moreReports(0.5, "p50") },
