@@ -50,7 +50,12 @@ export function* emitSpammerLists({ model, urls, listPages }: EmitContext): Gene
     // ranking file has the rest, and it need not be rendered at all.
     let wanted = !overall.full;
     for (const category of spammer.categories) wanted ||= !byCategory[CATEGORY_CODES.get(category)!]!.full;
-    if (!wanted) continue;
+    if (!wanted) {
+      // Once every list is full, the rest of the ranking (a million rows, the first few
+      // thousand of which fill them) would only be read to be skipped.
+      if (byCategory.every((list) => list.full)) break;
+      continue;
+    }
     const item = serialize(spammer);
     yield* overall.add(item);
     for (const category of spammer.categories) yield* byCategory[CATEGORY_CODES.get(category)!]!.add(item);
