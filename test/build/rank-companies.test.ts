@@ -40,7 +40,7 @@ describe("rankCompanies", () => {
     );
   });
 
-  it("takes the general path past sixteen distinct companies, in the same order", () => {
+  it("ranks a username naming more than sixteen companies as the general path does", () => {
     const text = Array.from({ length: 60 }, (_, i) => String((i * 7) % 40)).join(",");
     expect(rank(text)).toHaveLength(40);
     expect(rank(text)).toEqual(rankCompanyText(text, companyIndex, catalog));
