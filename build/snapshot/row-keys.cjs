@@ -7,7 +7,7 @@
 
 /** Bytes kept per row: its id's low bits (1), two 32-bit hashes of its text or cell (8), its username key (4). */
 const ROW_BYTES = 13;
-const { FNV_SEED, fnv1a: hashPart, fnv1aBytes } = require("../fnv.cjs");
+const { FNV_PRIME, FNV_SEED, fnv1a: hashPart, fnv1aBytes } = require("../fnv.cjs");
 const { readVarint, varint } = require("./table-pages.cjs");
 
 /**
@@ -143,7 +143,7 @@ function textRowHashes(text, start, end) {
   let mix = 0x9747b28c;
   for (let u = start; u < end; u++) {
     const c = text.charCodeAt(u);
-    fnv = Math.imul(fnv ^ c, 16777619);
+    fnv = Math.imul(fnv ^ c, FNV_PRIME);
     mix = mixIn(mix, c);
   }
   secondHash = finishMix(mix, end - start);
@@ -156,7 +156,7 @@ function byteRowHashes(bytes, start, end) {
   let mix = 0x9747b28c;
   for (let u = start; u < end; u++) {
     const c = /** @type {number} */ (bytes[u]);
-    fnv = Math.imul(fnv ^ c, 16777619);
+    fnv = Math.imul(fnv ^ c, FNV_PRIME);
     mix = mixIn(mix, c);
   }
   secondHash = finishMix(mix, end - start);

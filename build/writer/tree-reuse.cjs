@@ -16,7 +16,7 @@
 // slots (PathIndex: the paths' bytes end to end and a hash table of slots), their sizes and hashes
 // in typed arrays: about 150 bytes a path, none of it a string or an object.
 const { closeSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } = require("node:fs");
-const { FNV_SEED, fnv1a, fnv1aBytes } = require("../fnv.cjs");
+const { FNV_PRIME, FNV_SEED, fnv1a, fnv1aBytes } = require("../fnv.cjs");
 
 const HASH_BYTES = 32;
 /** A manifest is read this much at a time. */
@@ -95,7 +95,7 @@ function readManifestEntries(text, visit, offset = 0) {
       let pathEnd = pathFrom;
       // fnv.cjs's FNV-1a, written out: the index of paths takes each path's hash from here.
       let pathHash = FNV_SEED;
-      for (let byte = /** @type {number} */ (text[pathEnd]); pathEnd < end && byte !== 34; byte = /** @type {number} */ (text[++pathEnd])) pathHash = Math.imul(pathHash ^ byte, 16777619);
+      for (let byte = /** @type {number} */ (text[pathEnd]); pathEnd < end && byte !== 34; byte = /** @type {number} */ (text[++pathEnd])) pathHash = Math.imul(pathHash ^ byte, FNV_PRIME);
       if (!bytesAt(text, pathEnd, SIZE_START_BYTES, end)) throw unreadable(offset + at);
       // The size: decimal digits only, as JSON.stringify writes a whole number.
       const sizeFrom = pathEnd + SIZE_START_BYTES.length;
