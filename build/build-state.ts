@@ -14,6 +14,7 @@ import { readManifestBuild } from "./changes/build-id.ts";
 import { getCurrentBuild, type BuildsLayout } from "./publish.ts";
 import { compareDigests, type SnapshotDigest } from "./snapshot/digest.ts";
 import type { KeptModel } from "./kept-model.ts";
+import type { KeptDumpFile } from "./dump/member-compressor.ts";
 
 const STATE_FILE = "state.json";
 /** Bumped whenever what the state says, or what a build folder holds, changes meaning. */
@@ -47,6 +48,8 @@ export interface KeptTree {
   summary?: StoredSummary;
   /** The current build's: the SHA-256 of the report pass it kept for the next build (kept-model.ts). */
   model?: KeptModel;
+  /** The current build's: the members of its dump files, for the next build's dump (checked there: dump/member-cache.cjs). */
+  dumps?: KeptDumpFile[];
 }
 
 export interface StoredDigest {

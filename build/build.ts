@@ -9,7 +9,8 @@ import { createUrls } from "../core/urls.ts";
 import type { EmitContext } from "./context.ts";
 import { CHANGES_WRITES, EMITTERS, type Emitter } from "./emitters/index.ts";
 import { emitChanges } from "./emitters/changes.ts";
-import { getPublishedDumps } from "./emitters/dump.ts";
+import { getPublishedDumps, type PublishedDumps } from "./emitters/dump.ts";
+import type { KeptDumps } from "./dump/member-compressor.ts";
 import { toBuildField } from "./changes/build-id.ts";
 import { readPreviousPublish, type PreviousPublish } from "./changes/history.ts";
 import { ExampleCollector } from "./examples.ts";
@@ -136,6 +137,11 @@ export type BuildMode =
       unmade: number;
       /** Usernames (check files) and companies (cards) whose files differ from the current build's: new, changed or gone. */
       changed: Record<string, number>;
+      /**
+       * The dumps' gzip members taken from the current build's files (their batches unchanged) and
+       * made anew, and the current build's dump files that could not be used, and why (dump/member-cache.cjs).
+       */
+      dumpMembers: { reused: number; made: number; refused: string[] };
       written: number;
       kept: number;
       deleted: number;
@@ -206,7 +212,8 @@ export function buildDist(options: BuildOptions): BuildSummary {
     const building = performance.now();
     try {
       // An incremental build's writer keeps or links the current build's files: the check emitter need not make the unchanged ones.
-      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows, unchanged: plan.mode === "incremental" });
+      const keptDumps = plan.mode === "incremental" ? { dir: plan.current.dir, files: plan.state.trees[basename(plan.current.dir)]?.dumps } : null;
+      result = runBuild(options, db, writer, previousPublish, { budget, rows: passRows.rows, unchanged: plan.mode === "incremental", keptDumps });
     } catch (error) {
       if (!(error instanceof ChangeTooLarge)) throw error;
       // Over budget: the folder half brought up to date is set aside (deleted once this build is out), a new one is written from the same model.
@@ -241,12 +248,13 @@ export function buildDist(options: BuildOptions): BuildSummary {
     db.close();
   }
   // Published: what is left is housekeeping, whose failure must not call a published build failed.
-  const { result, id, buildDir, previous } = published;
-  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows, result.writes.unmade) };
+  const { result: built, id, buildDir, previous } = published;
+  const { dumps, ...result } = built;
+  const summary: BuildSummary = { ...result, buildDir, buildId: id, warnings: [], mode: describeMode(plan, writer.reused, passRows, result.writes.unmade, dumps?.members) };
   try {
     const manifest = hashFile(join(buildDir, MANIFEST_PATH));
     const model = passRows.keep(id) ?? undefined;
-    const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary), model });
+    const trees = keepTrees(layout, plan, published, { ...made, id, manifest, summary: toStoredSummary(summary), model, dumps: dumps?.kept });
     if (abandoned) deleteSetAside(abandoned);
     tidyAfterPublish(layout, published.staging, Object.keys(trees).map((name) => join(layout.buildsDir, name)));
     writeState(layout, trees, previous === buildDir && plan.mode === "incremental" ? plan.state.publishedAt : Date.now());
@@ -300,7 +308,7 @@ export function buildInMemory(
   const db = openSnapshot(options.db);
   try {
     const writer = new MemoryWriter();
-    const summary = runBuild(options, db, writer, readPreviousPublish(options.previousBuild ?? null));
+    const { dumps: _dumps, ...summary } = runBuild(options, db, writer, readPreviousPublish(options.previousBuild ?? null));
     return { files: writer.files, summary };
   } finally {
     db.close();
@@ -312,15 +320,17 @@ export function buildInMemory(
  * incremental build's RewriteBudget and how many check files its writer has written anew so far
  * (`rewritten`: as far as the writer got, read as files go; `settled`: once it has done them all,
  * read before the build id is sealed, so that the decision does not depend on timing);
- * `given.unchanged`: the writer keeps the current build's files (EmitContext.unchanged).
+ * `given.unchanged`: the writer keeps the current build's files (EmitContext.unchanged);
+ * `given.keptDumps`: the current build's dump files (EmitContext.keptDumps). Besides the summary,
+ * what the dump made (`dumps`: the members for the state and the counts), when it ran.
  */
 function runBuild(
   options: Omit<BuildOptions, "out">,
   db: Snapshot,
   writer: Writer,
   previous: PreviousPublish | null,
-  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows; unchanged?: boolean } = {},
-): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> {
+  given: { model?: Model; budget?: (RewriteBudget & { rewritten: () => number; settled: () => number }) | null; rows?: PassRows; unchanged?: boolean; keptDumps?: KeptDumps | null } = {},
+): Omit<BuildSummary, "buildDir" | "warnings" | "mode"> & { dumps: Pick<PublishedDumps, "kept" | "members"> | undefined } {
   const progress = createProgress(options.progress ?? null, countReports(db));
   const timings: Record<string, number> = {};
   const rssAfter: Record<string, number> = {};
@@ -343,6 +353,7 @@ function runBuild(
     examples: new ExampleCollector(model),
     listPages: options.listPages ?? DEFAULT_SPAMMER_PAGE_FILES,
     unchanged: given.unchanged === true,
+    keptDumps: given.keptDumps ?? null,
   };
   const emitters = options.emitters ?? EMITTERS;
   const checkPhase = { files: 0, seconds: 0, unmade: 0 };
@@ -398,6 +409,7 @@ function runBuild(
     checkPhase,
     writes: { files: writer.fileCount, seconds: writer.writeSeconds, unmade },
     notices,
+    dumps: dumps && { kept: dumps.kept, members: dumps.members },
   };
 }
 

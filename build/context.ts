@@ -1,4 +1,5 @@
 import type { Urls } from "../core/urls.ts";
+import type { KeptDumps } from "./dump/member-compressor.ts";
 import type { ExampleCollector } from "./examples.ts";
 import type { Model } from "./model/types.ts";
 import { UNCHANGED, type OutputFile } from "./writer/index.ts";
@@ -20,6 +21,8 @@ export interface EmitContext {
    * keeps or links that build's file. A file the examples show is always made (ExampleCollector.wants).
    */
   unchanged: boolean;
+  /** An incremental build's: the current build's dump files, whose gzip members the dump takes where its batches are unchanged. */
+  keptDumps?: KeptDumps | null;
 }
 
 /**

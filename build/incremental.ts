@@ -30,7 +30,7 @@ export function keepTrees(
   made: KeptTree,
 ): Record<string, KeptTree> {
   const trees: Record<string, KeptTree> = { [basename(buildDir)]: made };
-  const { snapshot: _snapshot, summary: _summary, model: _model, ...bare } = made;
+  const { snapshot: _snapshot, summary: _summary, model: _model, dumps: _dumps, ...bare } = made;
   if (previous && previous !== buildDir && plan.mode === "incremental") {
     trees[basename(previous)] = withoutSnapshot(plan.state.trees[basename(previous)]!);
   } else if (previous === buildDir && plan.mode === "incremental" && existsSync(staging)) {
@@ -47,7 +47,7 @@ export function keepTrees(
 
 /** Only the current build's snapshot is compared with the next one: the others keep their id, code and options. */
 function withoutSnapshot({ id, manifest, code, options }: KeptTree): KeptTree {
-  // The kept report pass too: it is the current build's only.
+  // The kept report pass and dump members too: they are the current build's only.
   return { id, manifest, code, options };
 }
 
@@ -66,7 +66,13 @@ export function waitForReaders(publishedAt: number, graceSeconds: number): void 
 }
 
 /** What kind of build this was, and why: the build's last line. */
-export function describeMode(plan: BuildPlan, reused: ReuseStats | null, pass: { reread: () => number | null; missing: string | null }, unmade: number): BuildMode {
+export function describeMode(
+  plan: BuildPlan,
+  reused: ReuseStats | null,
+  pass: { reread: () => number | null; missing: string | null },
+  unmade: number,
+  dumpMembers: { reused: number; made: number; refused: string[] } = { reused: 0, made: 0, refused: [] },
+): BuildMode {
   if (plan.mode !== "incremental" || reused === null) return { mode: "full", reason: plan.mode === "full" ? plan.reason : "" };
   const reread = pass.reread();
   return {
@@ -78,5 +84,6 @@ export function describeMode(plan: BuildPlan, reused: ReuseStats | null, pass: {
     written: reused.written,
     kept: reused.kept + reused.linked,
     deleted: reused.deleted,
+    dumpMembers,
   };
 }

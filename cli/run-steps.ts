@@ -54,5 +54,7 @@ export function describeMode(mode: BuildSummary["mode"]): string {
   const onto = mode.base === "previous" ? "" : " (into a new folder: no earlier folder to bring up to date)";
   const reports = "usernames" in mode.reports ? `reports of ${formatCount(mode.reports.usernames)} usernames read again` : `every report read: ${mode.reports.reason}`;
   const unmade = mode.unmade > 0 ? `, ${formatCount(mode.unmade)} files not made again` : "";
-  return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted; ${reports}${unmade}${onto}`;
+  const { reused, made, refused } = mode.dumpMembers;
+  const dump = reused + made > 0 ? `; ${formatCount(reused)} of ${formatCount(reused + made)} dump members reused${refused.length > 0 ? ` (not used: ${refused.join("; ")})` : ""}` : "";
+  return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted; ${reports}${unmade}${dump}${onto}`;
 }

@@ -12,9 +12,10 @@ import { gunzipSync } from "node:zlib";
 import Papa from "papaparse";
 import { removeControlCharacters } from "../../core/escape.ts";
 import { BuildError } from "../errors.ts";
+import { fnv1a } from "../fnv.cjs";
 import type { ChunkedData } from "../writer/index.ts";
 import { gzipMember } from "./gzip-member.cjs";
-import type { MemberCompressor } from "./member-compressor.ts";
+import type { Member, MemberCompressor } from "./member-compressor.ts";
 
 export type Cell = string | number | null;
 
@@ -29,6 +30,22 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** How the dump's CSV is written (RFC 4180 with CRLF, formula guard). */
 const PAPA_CONFIG: Papa.UnparseConfig = { delimiter: ",", newline: "\r\n", quotes: false, header: false, escapeFormulae: FORMULA_START };
 const BATCH_ROWS = 2048;
+/**
+ * Batches cut by content (addRecord's `cut`, endsBatch): after a record that ends one, once the
+ * batch holds MIN_CUT_ROWS, and at MAX_CUT_ROWS whatever comes. About 1 300 rows a batch: a row
+ * added or removed changes its own batch only, where fixed-size batches would all shift after it,
+ * so an incremental build compresses again only the batches whose rows changed (member-cache.cjs).
+ * The .gz is about 1 % larger than with 2 048-row batches.
+ */
+const CUT_EVERY = 1024;
+const MIN_CUT_ROWS = 256;
+const MAX_CUT_ROWS = 4096;
+
+/** Whether the record of `key` (a row's primary key) ends a content-defined batch; see CUT_EVERY. */
+export function endsBatch(key: string): boolean {
+  const h = fnv1a(key);
+  return ((h ^ (h >>> 16)) & (CUT_EVERY - 1)) === 0;
+}
 /** A batch's bytes are held in a buffer grown by this much at a time. */
 const GROWTH = 64 * 1024;
 
@@ -48,6 +65,8 @@ export function formatCsvRecords(rows: Cell[][]): string {
 export interface CsvFiles {
   csv: ChunkedData & { sha256: string };
   gz: ChunkedData & { sha256: string };
+  /** The gzip's members in order, by key and length; null unless the compression thread made them all (it keys them). */
+  members: { key: string; length: number }[] | null;
 }
 
 /**
@@ -59,8 +78,8 @@ export interface CsvFiles {
  * With a MemberCompressor, the batches are gzipped on its thread while more rows come.
  */
 export class CsvCollector {
-  /** Members, or the ids of those the compressor has not handed back yet. */
-  private members: (Buffer | number)[] = [];
+  /** Members (keyed when the compressor made them), or the ids of those it has not handed back yet. */
+  private members: (Member | { member: Buffer; key: null } | number)[] = [];
   private sizes: number[] = [];
   private batch: Cell[][] = [];
   /**
@@ -87,14 +106,18 @@ export class CsvCollector {
 
   add(row: Cell[]): void {
     this.batch.push(row);
-    this.counted();
+    this.counted(undefined);
   }
 
-  /** A record already formatted as formatCsvRecords formats it, CRLF included. */
-  addRecord(record: string): void {
+  /**
+   * A record already formatted as formatCsvRecords formats it, CRLF included. `cut` (endsBatch of
+   * the row's key) makes the batches content-defined (CUT_EVERY): a collector takes it for every
+   * record or for none.
+   */
+  addRecord(record: string, cut?: boolean): void {
     if (this.batch.length > 0) this.formatBatch();
     this.append(record);
-    this.counted();
+    this.counted(cut);
   }
 
   /**
@@ -106,7 +129,9 @@ export class CsvCollector {
     this.flush();
     this.batchBytes = Buffer.alloc(0);
     const { sizes, compressor } = this;
-    const members = this.members.map((member) => (typeof member === "number" ? compressor!.take(member) : member));
+    const made = this.members.map((member) => (typeof member === "number" ? compressor!.take(member) : member));
+    const members = made.map(({ member }) => member);
+    const keys = made.every((member): member is Member => member.key !== null) ? made.map(({ key, member }) => ({ key, length: member.byteLength })) : null;
     this.members = [];
     this.sizes = [];
     const csv = {
@@ -123,12 +148,13 @@ export class CsvCollector {
     const gzHash = createHash("sha256");
     for (const member of members) gzHash.update(member);
     const gz = { byteLength: members.reduce((sum, member) => sum + member.byteLength, 0), sha256: gzHash.digest("hex"), chunks: () => members };
-    return { csv, gz };
+    return { csv, gz, members: keys };
   }
 
-  private counted(): void {
+  private counted(cut: boolean | undefined): void {
     this.rows++;
-    if (++this.batched >= BATCH_ROWS) this.flush();
+    this.batched++;
+    if (cut === undefined ? this.batched >= BATCH_ROWS : (cut && this.batched >= MIN_CUT_ROWS) || this.batched >= MAX_CUT_ROWS) this.flush();
   }
 
   private formatBatch(): void {
@@ -162,6 +188,6 @@ export class CsvCollector {
     this.sizes.push(raw.byteLength);
     this.length += raw.byteLength;
     // Last: the compressor may move the batch's buffer to its thread.
-    this.members.push(this.compressor ? this.compressor.submit(raw) : gzipMember(raw));
+    this.members.push(this.compressor ? this.compressor.submit(raw) : { member: gzipMember(raw), key: null });
   }
 }

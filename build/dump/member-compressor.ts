@@ -5,15 +5,36 @@
  * and its member taken back when its CSV is finished; at most MAX_IN_FLIGHT batches are waiting
  * at a time (the main thread formats faster than one thread compresses), so memory holds a few
  * raw batches, not the dump. The members are gzip-member.cjs's, whichever thread made them.
+ *
+ * Given the current build's dump files (an incremental build), the thread answers a batch that
+ * one of their members holds with that member (member-cache.cjs): a publish that changed a few
+ * rows compresses the batches holding them, not the 300 MB. Each answer carries the batch's key,
+ * which the state keeps for the next build (dump.ts).
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { BuildError } from "../errors.ts";
 import { startWorker } from "../threads.ts";
 
+/** A .gz file of a build as the state keeps it (member-cache.cjs recordMembers). */
+export interface KeptDumpFile {
+  /** Its path in the build, `dumps/….gz`. */
+  path: string;
+  sha256: string;
+  /** Base64: for each member in file order, the first 16 bytes of its batch's SHA-256, then its length (u32 LE). */
+  members: string;
+}
+
+/** The current build's folder and the state's records of its dump files (unchecked: the thread checks them). */
+export interface KeptDumps {
+  dir: string;
+  files: unknown;
+}
+
 export interface GzipWorkerData {
   port: MessagePort;
   /** `[0]`: answers posted so far. */
   control: SharedArrayBuffer;
+  kept: KeptDumps | null;
 }
 
 export interface GzipJob {
@@ -21,7 +42,16 @@ export interface GzipJob {
   data: Uint8Array;
 }
 
-export type GzipAnswer = { id: number; member: Uint8Array } | { id: number; error: string };
+export type GzipAnswer =
+  /** `refused`: kept files the thread could not use, and why (with its first answer). */
+  | { id: number; member: Uint8Array; key: string; reused: boolean; refused?: string[] }
+  | { id: number; error: string };
+
+/** A batch's member and its key (member-cache.cjs memberKey). */
+export interface Member {
+  member: Buffer;
+  key: string;
+}
 
 /** Batches posted and not yet answered, at most (about 300 KB each). */
 const MAX_IN_FLIGHT = 8;
@@ -32,7 +62,14 @@ export class MemberCompressor {
   private answers: Int32Array | null = null;
   private posted = 0;
   private received = 0;
-  private readonly done = new Map<number, Buffer>();
+  private readonly done = new Map<number, Member>();
+  /** Members taken from the kept files, and made anew. */
+  reused = 0;
+  made = 0;
+  /** Kept files that could not be used, and why. */
+  refused: string[] = [];
+
+  constructor(private readonly kept: KeptDumps | null = null) {}
 
   /** Posts a batch (moved to the thread when it has a buffer of its own, else copied); its id is for take(). */
   submit(data: Uint8Array): number {
@@ -46,7 +83,7 @@ export class MemberCompressor {
   }
 
   /** The member of batch `id`, once: waits for the thread when it is not done yet. */
-  take(id: number): Buffer {
+  take(id: number): Member {
     while (!this.done.has(id)) {
       if (id >= this.posted) throw new BuildError(`dump batch ${id} was never posted for compression`);
       // Every answer received, and not this one among them: waiting would never end.
@@ -70,7 +107,7 @@ export class MemberCompressor {
     if (this.port) return this.port;
     const control = new SharedArrayBuffer(4);
     const { port1, port2 } = new MessageChannel();
-    const data: GzipWorkerData = { port: port2, control };
+    const data: GzipWorkerData = { port: port2, control, kept: this.kept };
     this.worker = startWorker(new URL("./gzip-worker.cjs", import.meta.url), data, [port2]);
     // A build that fails half-way must not wait for this thread to exit.
     this.worker.unref();
@@ -88,6 +125,9 @@ export class MemberCompressor {
     if (!answer) throw new BuildError("compressing the dump: the compression thread stopped");
     if ("error" in answer) throw new BuildError(`compressing the dump: ${answer.error}`);
     this.received++;
-    this.done.set(answer.id, Buffer.from(answer.member.buffer, answer.member.byteOffset, answer.member.byteLength));
+    if (answer.refused) this.refused.push(...answer.refused);
+    if (answer.reused) this.reused++;
+    else this.made++;
+    this.done.set(answer.id, { member: Buffer.from(answer.member.buffer, answer.member.byteOffset, answer.member.byteLength), key: answer.key });
   }
 }

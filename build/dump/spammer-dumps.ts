@@ -17,7 +17,7 @@ import { formatIsoWeek, getIsoWeek, getIsoWeekMonday } from "../../core/iso-week
 import type { Urls } from "../../core/urls.ts";
 import type { SpammerTable } from "../model/spammer-table.ts";
 import { SPAMMER_COLUMNS, createSpammerRecordFormatter } from "./columns.ts";
-import { CsvCollector, type CsvFiles } from "./csv.ts";
+import { CsvCollector, endsBatch, type CsvFiles } from "./csv.ts";
 import type { MemberCompressor } from "./member-compressor.ts";
 
 const DAY_MS = 86_400_000;
@@ -48,11 +48,13 @@ export function collectSpammerDumps(table: SpammerTable, urls: Urls, compressor:
   const weeks = new Map<number, CsvCollector>();
   for (const spammer of table.views()) {
     const record = format(spammer);
-    all.addRecord(record);
+    // Batches cut by username: a publish that changed a few rows compresses their batches only.
+    const cut = endsBatch(spammer.username);
+    all.addRecord(record, cut);
     const monday = getIsoWeekMonday(spammer.firstSeenMs);
     let week = weeks.get(monday);
     if (!week) weeks.set(monday, (week = new CsvCollector(header, compressor)));
-    week.addRecord(record);
+    week.addRecord(record, cut);
   }
   return {
     all: { ...all.finish(), rows: all.rows },

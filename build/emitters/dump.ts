@@ -20,7 +20,8 @@ import { CsvCollector } from "../dump/csv.ts";
 import type { DumpResource } from "../dump/datapackage.ts";
 import { createDumpIndex, type ListedDump } from "../dump/dump-index.ts";
 import { renderDumpIndexPage } from "../html/dump-index-page.ts";
-import { MemberCompressor } from "../dump/member-compressor.ts";
+import { recordMembers } from "../dump/member-cache.cjs";
+import { MemberCompressor, type KeptDumpFile } from "../dump/member-compressor.ts";
 import { collectSpammerDumps } from "../dump/spammer-dumps.ts";
 import { withContext } from "../errors.ts";
 import type { ChunkedData, OutputFile } from "../writer/index.ts";
@@ -32,6 +33,10 @@ export interface PublishedDumps {
   /** ISO week of as_of, as the data package names it. */
   week: string;
   resources: DumpResource[];
+  /** The .gz files' members, for the state (the next incremental build takes the unchanged ones: member-cache.cjs). */
+  kept: KeptDumpFile[];
+  /** Members taken from the current build's files and made anew; kept files that could not be used, and why. */
+  members: { reused: number; made: number; refused: string[] };
 }
 
 const published = new WeakMap<EmitContext, PublishedDumps>();
@@ -45,7 +50,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const { model, urls } = ctx;
   const week = formatIsoWeek(getIsoWeek(model.asOfMs));
   const credit = getCredit(ctx);
-  const compressor = new MemberCompressor();
+  const compressor = new MemberCompressor(ctx.keptDumps ?? null);
   let spammers: ReturnType<typeof collectSpammerDumps>;
   let companyFiles: ReturnType<CsvCollector["finish"]>;
   const companyRows = new CsvCollector(COMPANY_COLUMNS.map((c) => c.name), compressor);
@@ -86,6 +91,12 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   ];
   const monday = getIsoWeekMonday(model.asOfMs);
   const listed: ListedDump[] = [];
+  const kept: KeptDumpFile[] = [];
+  const keep = (name: string, files: { gz: { sha256: string }; members: { key: string; length: number }[] | null }) => {
+    if (files.members) kept.push(recordMembers(getRouteFile("getDumpGzip", { name }), files.gz.sha256, files.members));
+  };
+  keep("spammers-latest", spammerFiles);
+  keep("companies-latest", companyFiles);
   for (const { name, file, gz, rows } of resources) {
     for (const fileName of [`${name}-${week}`, `${name}-latest`]) {
       yield { path: getRouteFile("getDumpCsv", { name: fileName }), data: file };
@@ -97,6 +108,7 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   const newResources: DumpResource[] = [];
   for (const dump of spammers.weeks) {
     const name = `spammers-new-${dump.week.week}`;
+    keep(name, dump);
     yield { path: getRouteFile("getDumpCsv", { name }), data: dump.csv };
     yield { path: getRouteFile("getDumpGzip", { name }), data: dump.gz };
     // Sizes and hashes only: the week's compressed CSV is let go once written.
@@ -114,7 +126,14 @@ export function* emitDump(ctx: EmitContext): Generator<OutputFile> {
   }
   yield { path: getRouteFile("getDumpLicense"), data: renderLicenseText(credit) };
   // The data package is written with the change files, which it describes too (changes.ts).
-  published.set(ctx, { spammers: spammerFiles.csv, companies: companyFiles.csv, week, resources: [...resources, ...newResources] });
+  published.set(ctx, {
+    spammers: spammerFiles.csv,
+    companies: companyFiles.csv,
+    week,
+    resources: [...resources, ...newResources],
+    kept,
+    members: { reused: compressor.reused, made: compressor.made, refused: compressor.refused },
+  });
   const index = createDumpIndex({ asOfMs: model.asOfMs, week, credit, urls, dumps: listed });
   yield { path: getRouteFile("getDumpIndexJson"), data: toJson(index) };
   yield { path: getRouteFile("getDumpIndex"), data: renderDumpIndexPage(index, urls) };

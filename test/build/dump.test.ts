@@ -12,7 +12,7 @@ import { gunzipSync } from "node:zlib";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInMemory } from "../../build/build.ts";
-import { CsvCollector, formatCsvRecords, type Cell } from "../../build/dump/csv.ts";
+import { CsvCollector, endsBatch, formatCsvRecords, type Cell } from "../../build/dump/csv.ts";
 import { MemberCompressor } from "../../build/dump/member-compressor.ts";
 import { formatIsoWeek, getIsoWeek } from "../../core/iso-week.ts";
 import { CLIENT_KINDS, createClient, type Client } from "../helpers/client.ts";
@@ -245,6 +245,29 @@ describe("collecting a large CSV", () => {
   });
 });
 
+describe("batches cut by content", () => {
+  const members = (usernames: string[]) => {
+    const collector = new CsvCollector(["username", "n"]);
+    for (const username of usernames) collector.addRecord(formatCsvRecords([[username, username.length]]), endsBatch(username));
+    const { csv, gz } = collector.finish();
+    expect(gunzipSync(Buffer.concat([...gz.chunks()])).equals(Buffer.concat([...csv.chunks()]))).toBe(true);
+    return [...gz.chunks()].map((member) => Buffer.from(member).toString("base64"));
+  };
+
+  it("change only the batch where a row is added or removed, not every batch after it", () => {
+    const usernames = Array.from({ length: 30_000 }, (_, i) => `user_${(i * 7919).toString(36)}`).sort();
+    const before = members(usernames);
+    expect(before.length).toBeGreaterThan(10);
+    const known = new Set(before);
+    const added = [...usernames.slice(0, 3_000), "user_added", ...usernames.slice(3_000)];
+    const removed = usernames.filter((_, i) => i !== 4_000);
+    for (const after of [members(added), members(removed)]) {
+      // The header's batch and the changed one at most (a row in the first batch: one).
+      expect(after.filter((member) => !known.has(member)).length).toBeLessThanOrEqual(2);
+    }
+  });
+});
+
 describe("gzipping a dump's batches on the compression thread", () => {
   it("gives the bytes of gzipping them inline, for several CSVs at once and more batches than it holds in flight", () => {
     const compressor = new MemberCompressor();
@@ -274,7 +297,7 @@ describe("gzipping a dump's batches on the compression thread", () => {
     const compressor = new MemberCompressor();
     try {
       compressor.submit(Buffer.from("a,b\r\n"));
-      expect(compressor.take(0).byteLength).toBeGreaterThan(0);
+      expect(compressor.take(0).member.byteLength).toBeGreaterThan(0);
       expect(() => compressor.take(1)).toThrow(/dump batch 1 was never posted/);
       expect(() => compressor.take(0)).toThrow(/dump batch 0 was taken already/);
     } finally {

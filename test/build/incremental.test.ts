@@ -262,6 +262,76 @@ describe("what it counts", () => {
   });
 });
 
+describe("the dump's gzip members", () => {
+  // Enough usernames for the full dump to be several members (about 1 300 rows each).
+  let larger: string;
+  let out: string;
+  let twoMore: string;
+  const statePath = () => join(out, "..", ".dist-builds", "state.json");
+  const members = (summary: BuildSummary) => {
+    if (summary.mode.mode !== "incremental") throw new Error(`not incremental: ${JSON.stringify(summary.mode)}`);
+    return summary.mode.dumpMembers;
+  };
+  beforeAll(() => {
+    larger = join(dir, "members.sqlite");
+    generateSample({ scale: 6000, seed: "members", out: larger, asOf: "2026-03-11T10:00:00Z" });
+    twoMore = join(dir, "members-two-more.sqlite");
+    // And a new username early in username order: every row after it moves, so with batches of a
+    // fixed number of rows every later batch would change.
+    applyEdit(larger, twoMore, {
+      name: "one more report for two usernames, and a new one",
+      sql: `INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) SELECT username, category, NULL, 'r-x', 50, created_at FROM reports WHERE username IN (SELECT DISTINCT username FROM reports WHERE username GLOB '[a-z]*' ORDER BY username DESC LIMIT 2);
+            INSERT INTO reports (username, category, company_id, reporter, confidence, created_at) VALUES ('a00_newcomer', 'crypto', NULL, 'r-y', 50, '2026-03-10T08:00:00Z');`,
+    });
+    out = join(dir, "members", "dist");
+  });
+
+  it("are taken from the current build where their rows did not change: only the changed batches are compressed again", () => {
+    buildInto(out, larger);
+    const summary = buildInto(out, twoMore);
+    const { reused, made, refused } = members(summary);
+    expect(refused).toEqual([]);
+    // Three usernames: at most their batches of the full dump and of their weeks' dumps.
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(6);
+    expect(reused).toBeGreaterThan(made);
+    expectSameAsFull(summary, twoMore);
+    // Back: the members of the build before last are not kept, those of the current one are.
+    expect(members(buildInto(out, larger)).made).toBeLessThanOrEqual(6);
+  });
+
+  it("listed under keys that are not theirs in the state: compressed again (their trailers do not hold the batch), the same bytes", () => {
+    buildInto(out, larger);
+    const state = JSON.parse(readFileSync(statePath(), "utf8"));
+    const current = state.trees[readlinkSync(out).split("/").pop()!];
+    const file = current.dumps.find((f: { path: string }) => f.path === "dumps/spammers-latest.csv.gz");
+    // Every member listed under the next one's key (lengths kept: the file still adds up).
+    const entries = Buffer.from(file.members, "base64");
+    const keys = Array.from({ length: entries.byteLength / 20 }, (_, i) => Buffer.from(entries.subarray(i * 20, i * 20 + 16)));
+    expect(keys.length).toBeGreaterThan(2);
+    keys.forEach((_, i) => keys[(i + 1) % keys.length]!.copy(entries, i * 20));
+    file.members = entries.toString("base64");
+    writeFileSync(statePath(), JSON.stringify(state));
+    const summary = buildInto(out, twoMore);
+    expect(members(summary).made).toBeGreaterThanOrEqual(keys.length);
+    expectSameAsFull(summary, twoMore);
+  });
+
+  it("in a file that is not the one the state describes: not used, said, the same bytes", () => {
+    buildInto(out, larger);
+    const gz = join(out, "dumps/spammers-latest.csv.gz");
+    const bytes = readFileSync(gz);
+    bytes[bytes.length >> 1]! ^= 1;
+    // Not through the hard links it may share with the other build folder.
+    rmSync(gz);
+    writeFileSync(gz, bytes);
+    const summary = buildInto(out, twoMore);
+    expect(members(summary).refused).toEqual(["dumps/spammers-latest.csv.gz: not the file the state describes"]);
+    expect(members(summary).made).toBeGreaterThan(2);
+    expectSameAsFull(summary, twoMore);
+  });
+});
+
 describe("random sequences of changes", () => {
   it("give the same bytes as a full build after every build", () => {
     const edits = SNAPSHOT_EDITS.filter((e) => e.name !== "nothing changed");
