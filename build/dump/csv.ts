@@ -137,6 +137,7 @@ export class CsvCollector {
     const csv = {
       byteLength: this.length,
       sha256: this.hash.digest("hex"),
+      gzipMembers: { members, sizes },
       *chunks(): Generator<Uint8Array> {
         for (let i = 0; i < members.length; i++) {
           const raw = gunzipSync(members[i]!);

@@ -36,6 +36,12 @@ export interface ChunkedData {
    * whose CRC-32 and length zlib checks, so the bytes written are the bytes hashed).
    */
   readonly sha256?: string;
+  /**
+   * Where the bytes are these gzip members inflated, of these sizes (the dumps' CSVs): the disk
+   * writer's thread then inflates and writes them itself (with `sha256` known), or keeps or links
+   * the file when the folder it brings up to date or the current build has those bytes already.
+   */
+  readonly gzipMembers?: { members: readonly Uint8Array[]; sizes: readonly number[] };
 }
 
 export interface Writer {

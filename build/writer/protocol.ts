@@ -58,6 +58,13 @@ export type WriterMessage =
   | { type: "listed"; path: string; size: number; sha256: string }
   /** A file the main thread wrote at `tmp` in a folder being brought up to date: it takes its name unless the old one has its bytes. */
   | { type: "placed"; path: string; tmp: string; size: number; sha256: string }
+  /**
+   * A file whose bytes are the gzip members in `members` (of `lengths`, back to back) inflated, of `sizes`, `size` and `sha256` in all (a
+   * dump's CSV, output.ts gzipMembers): the worker writes it at `target` (its path, or into a folder
+   * being brought up to date, the dot folder's) unless that folder or the current build has its
+   * bytes. `weight`: what it added to control[4].
+   */
+  | { type: "inflate"; path: string; target: string; members: ArrayBuffer; lengths: Int32Array; sizes: Int32Array; size: number; sha256: string; weight: number }
   /** The same bytes as the file `of`, under a second name (a hard link unless the old folder has them). */
   | { type: "duplicate"; path: string; of: string; size: number; sha256: string }
   /** Every file so far is listed: answer the manifest's hash and length so far ("sealed"). */

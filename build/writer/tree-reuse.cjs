@@ -485,6 +485,24 @@ class TreeReuse {
   }
 
   /**
+   * A file this thread makes (`write` writes it at `tmp`) only if the base does not hold its bytes
+   * at `path` already nor the current build at all: else kept, or linked.
+   * @param {string} path @param {Uint8Array} hash @param {string} tmp @param {(target: string) => void} write
+   */
+  placeMade(path, hash, tmp, write) {
+    if (this.arrive(path, hash)) this.stats.kept++;
+    else if (this.inCurrent(path, hash)) {
+      this.link(`${this.current}/${path}`, path);
+      this.stats.linked++;
+    } else {
+      write(tmp);
+      this.makeDir(path);
+      renameSync(tmp, `${this.root}/${path}`);
+      this.stats.written++;
+    }
+  }
+
+  /**
    * A second name for a file already placed (the same bytes under two names, disk-writer.ts):
    * a hard link, unless the base holds it already.
    * @param {string} path @param {string} of @param {Uint8Array} hash

@@ -11,9 +11,10 @@
 // Every failure, from the first byte of the manifest on, must reach the main thread as an
 // `error` reply plus the failed flag: the main thread waits in Atomics.wait, where a thread that
 // died of an uncaught exception would leave it waiting for ever.
-const { closeSync, openSync, writeSync } = require("node:fs");
+const { closeSync, linkSync, openSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
 const { workerData } = require("node:worker_threads");
+const { gunzipSync } = require("node:zlib");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
 const { TreeReuse, unlinkIfThere } = require("./tree-reuse.cjs");
 const { SharedVariants, createFileStore } = require("./variant-jobs.cjs");
@@ -75,6 +76,30 @@ function appendToManifest(text) {
   }
 }
 
+/**
+ * Writes at `target` the gzip members of an "inflate" message, inflated (protocol.ts), checking
+ * each member's size and the whole's (zlib checks each member's CRC-32 and length).
+ * @param {string} target @param {Extract<import("./protocol.ts").WriterMessage, { type: "inflate" }>} message
+ */
+function writeInflated(target, { members, lengths, sizes, size }) {
+  const bytes = new Uint8Array(members);
+  const fd = openSync(target, "w");
+  let written = 0;
+  try {
+    for (let i = 0, at = 0; i < lengths.length; i++) {
+      const length = /** @type {number} */ (lengths[i]);
+      const raw = gunzipSync(bytes.subarray(at, at + length));
+      at += length;
+      if (raw.byteLength !== sizes[i]) throw new Error(`dump batch ${i} inflated to ${raw.byteLength} bytes, not ${sizes[i]}`);
+      for (let offset = 0; offset < raw.byteLength; ) offset += writeSync(fd, raw, offset);
+      written += raw.byteLength;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (written !== size) throw new Error(`${written} bytes written, ${size} announced`);
+}
+
 /** @type {InstanceType<typeof FileSink> | null} */
 let sink = null;
 /** Variants are made here and on a helper thread at once (variant-jobs.cjs), while this one writes; the helper stores files too. */
@@ -125,6 +150,18 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
     } else if (message.type === "listed") {
       current = message.path;
       sink.list(message.path, message.size, message.sha256);
+    } else if (message.type === "inflate") {
+      current = message.path;
+      const started = performance.now();
+      if (reuse) reuse.placeMade(message.path, Buffer.from(message.sha256, "hex"), message.target, (target) => writeInflated(target, message));
+      else writeInflated(message.target, message);
+      sink.list(message.path, message.size, message.sha256);
+      busyMs += performance.now() - started;
+    } else if (message.type === "duplicate" && !reuse) {
+      // A second name of a file this thread wrote (an "inflate"): a hard link.
+      current = message.path;
+      linkSync(join(root, message.of), join(root, message.path));
+      sink.list(message.path, message.size, message.sha256);
     } else if (message.type === "placed" || message.type === "duplicate") {
       current = message.path;
       const reuser = /** @type {InstanceType<typeof TreeReuse>} */ (reuse);
@@ -152,7 +189,7 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
     else fail(current ? `writing ${current}` : "", error);
   } finally {
     // Done or skipped, its bytes are no longer queued.
-    if (message.type === "batch") Atomics.sub(state, 4, message.weight);
+    if (message.type === "batch" || message.type === "inflate") Atomics.sub(state, 4, message.weight);
     Atomics.sub(state, 0, 1);
     Atomics.notify(state, 0);
   }

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError } from "../../build/errors.ts";
 import { fnv1aBytes } from "../../build/fnv.cjs";
-import { createDiskWriter, hashFile, MAX_BYTES_IN_FLIGHT, MemoryWriter, UNCHANGED } from "../../build/writer/index.ts";
+import { createDiskWriter, hashFile, MAX_BYTES_IN_FLIGHT, MemoryWriter, UNCHANGED, type DiskWriter, type OutputFile } from "../../build/writer/index.ts";
 import { PathIndex, readManifestEntries, readManifestFile, type ManifestVisit } from "../../build/writer/tree-reuse.cjs";
 import { FileSink } from "../../build/writer/file-sink.cjs";
 import { createFileStore, SerialVariants, SharedVariants, STORE, type VariantEntry } from "../../build/writer/variant-jobs.cjs";
@@ -12,6 +13,19 @@ import { makeTempDir } from "../helpers/fixture.ts";
 
 const dir = makeTempDir("writer");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Writes `files` through a disk writer into `root` and into memory, and finishes both. */
+function writeBoth(root: string, files: OutputFile[]): { disk: DiskWriter; memory: MemoryWriter } {
+  const disk = createDiskWriter(root);
+  const memory = new MemoryWriter();
+  for (const file of files) {
+    disk.write(file);
+    memory.write(file);
+  }
+  disk.finish({});
+  memory.finish({});
+  return { disk, memory };
+}
 
 describe("the writer", () => {
   it("writes through its worker thread the same bytes and manifest as in memory", () => {
@@ -38,19 +52,12 @@ describe("the writer", () => {
 
   it("writes the same precompressed variants through its worker thread as in memory", () => {
     const root = join(dir, "variants");
-    const disk = createDiskWriter(root);
-    const memory = new MemoryWriter();
     const files = [
       { path: "api/companies.json", data: JSON.stringify({ items: Array.from({ length: 60 }, (_, i) => ({ name: `Company ${i}` })) }) },
       { path: "api/badge/x.svg", data: Buffer.from(`<svg>${"<g/>".repeat(300)}</svg>`) },
       { path: "api/small.json", data: "{}" },
     ];
-    for (const file of files) {
-      disk.write(file);
-      memory.write(file);
-    }
-    disk.finish({});
-    memory.finish({});
+    const { disk, memory } = writeBoth(root, files);
     expect([...memory.files.keys()]).toEqual(["api/companies.json", "api/companies.json.br", "api/companies.json.gz", "api/badge/x.svg", "api/badge/x.svg.br", "api/badge/x.svg.gz", "api/small.json", "manifest.json"]);
     for (const [path, bytes] of memory.files) expect(readFileSync(join(root, path)), path).toEqual(bytes);
     expect(disk.fileCount).toBe(7);
@@ -101,8 +108,6 @@ describe("the writer", () => {
 
   it("writes large files on the calling thread and lists them in the manifest in build order", () => {
     const root = join(dir, "large");
-    const disk = createDiskWriter(root);
-    const memory = new MemoryWriter();
     const big = Buffer.alloc(3 << 20, "é,\r\n");
     const bigText = "x".repeat(1 << 20);
     // Handed over as chunks made while it is written (however small), twice.
@@ -118,12 +123,7 @@ describe("the writer", () => {
       { path: "dumps/big-latest.csv", data: big },
       { path: "dumps/chunked-latest.csv", data: chunked },
     ];
-    for (const file of files) {
-      disk.write(file);
-      memory.write(file);
-    }
-    disk.finish({});
-    memory.finish({});
+    const { disk, memory } = writeBoth(root, files);
     expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
     const listed = (JSON.parse(readFileSync(join(root, "manifest.json"), "utf8")) as { files: { path: string; size: number }[] }).files;
     expect(listed.map((f) => f.path)).toEqual(files.map((f) => f.path));
@@ -144,6 +144,37 @@ describe("the writer", () => {
     expect(() => disk.write({ path: "dumps/short.csv", data: short })).toThrow(/writing dumps\/short.csv: 5 bytes written, 10 announced/);
     disk.abort();
     expect(() => new MemoryWriter().write({ path: "dumps/short.csv", data: short })).toThrow(/5 bytes written, 10 announced/);
+  });
+
+  it("has its thread inflate and write a file of gzip members (a dump's CSV), under both its names, after the files before it", () => {
+    const root = join(dir, "members");
+    const raws = [Buffer.alloc(200_000, "a,b\r\n"), Buffer.from("c,d\r\n"), Buffer.alloc(90_000, "é")];
+    const members = raws.map((raw) => gzipSync(raw));
+    const whole = Buffer.concat(raws);
+    const csv = {
+      byteLength: whole.byteLength,
+      sha256: createHash("sha256").update(whole).digest("hex"),
+      gzipMembers: { members, sizes: raws.map((raw) => raw.byteLength) },
+      chunks: () => raws,
+    };
+    const files = [
+      { path: "dumps/before.json", data: "1" },
+      { path: "dumps/members.csv", data: csv },
+      { path: "dumps/members-latest.csv", data: csv },
+      { path: "dumps/after.json", data: "2" },
+    ];
+    const { memory } = writeBoth(root, files);
+    expect(readFileSync(join(root, "manifest.json"))).toEqual(memory.files.get("manifest.json"));
+    expect(readFileSync(join(root, "dumps/members.csv")).equals(whole)).toBe(true);
+    expect(statSync(join(root, "dumps/members-latest.csv")).ino).toBe(statSync(join(root, "dumps/members.csv")).ino);
+  });
+
+  it("refuses gzip members that do not inflate to the sizes they announce, naming the file", () => {
+    const raw = Buffer.from("12345");
+    const wrong = { byteLength: 6, sha256: "0".repeat(64), gzipMembers: { members: [gzipSync(raw)], sizes: [6] }, chunks: () => [raw] };
+    const disk = createDiskWriter(join(dir, "members-short"));
+    disk.write({ path: "dumps/short.csv", data: wrong });
+    expect(() => disk.finish({})).toThrow(/writing dumps\/short.csv: dump batch 0 inflated to 5 bytes, not 6/);
   });
 
   it("turns a failed write in the worker into a BuildError naming the file", () => {
