@@ -62,9 +62,9 @@ export type WriterMessage =
    * A file whose bytes are the gzip members in `members` (of `lengths`, back to back) inflated, of `sizes`, `size` and `sha256` in all (a
    * dump's CSV, output.ts gzipMembers): the worker writes it at `target` (its path, or into a folder
    * being brought up to date, the dot folder's) unless that folder or the current build has its
-   * bytes. `weight`: what it added to control[4].
+   * bytes. Not counted in control[4] (disk-writer.ts postInflate says why).
    */
-  | { type: "inflate"; path: string; target: string; members: ArrayBuffer; lengths: Int32Array; sizes: Int32Array; size: number; sha256: string; weight: number }
+  | { type: "inflate"; path: string; target: string; members: ArrayBuffer; lengths: Int32Array; sizes: Int32Array; size: number; sha256: string }
   /** The same bytes as the file `of`, under a second name (a hard link unless the old folder has them). */
   | { type: "duplicate"; path: string; of: string; size: number; sha256: string }
   /** Every file so far is listed: answer the manifest's hash and length so far ("sealed"). */

@@ -189,7 +189,7 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
     else fail(current ? `writing ${current}` : "", error);
   } finally {
     // Done or skipped, its bytes are no longer queued.
-    if (message.type === "batch" || message.type === "inflate") Atomics.sub(state, 4, message.weight);
+    if (message.type === "batch") Atomics.sub(state, 4, message.weight);
     Atomics.sub(state, 0, 1);
     Atomics.notify(state, 0);
   }
