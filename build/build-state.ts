@@ -14,7 +14,6 @@ import { readManifestBuild } from "./changes/build-id.ts";
 import { getCurrentBuild, type BuildsLayout } from "./publish.ts";
 import { compareDigests, type SnapshotDigest } from "./snapshot/digest.ts";
 import type { KeptModel } from "./kept-model.ts";
-import type { KeptDumpFile } from "./dump/member-compressor.ts";
 
 const STATE_FILE = "state.json";
 /** Bumped whenever what the state says, or what a build folder holds, changes meaning. */
@@ -50,6 +49,15 @@ export interface KeptTree {
   model?: KeptModel;
   /** The current build's: the members of its dump files, for the next build's dump (checked there: dump/member-cache.cjs). */
   dumps?: KeptDumpFile[];
+}
+
+/** A .gz file of a build as the state keeps it (dump/member-cache.cjs recordMembers). */
+export interface KeptDumpFile {
+  /** Its path in the build, `dumps/….gz`. */
+  path: string;
+  sha256: string;
+  /** Base64: for each member in file order, the first 16 bytes of its batch's SHA-256, then its length (u32 LE). */
+  members: string;
 }
 
 export interface StoredDigest {

@@ -1,8 +1,13 @@
 import type { Urls } from "../core/urls.ts";
-import type { KeptDumps } from "./dump/member-compressor.ts";
 import type { ExampleCollector } from "./examples.ts";
 import type { Model } from "./model/types.ts";
 import { UNCHANGED, type OutputFile } from "./writer/index.ts";
+
+/** The current build's folder and the state's records of its dump files (unchecked: the dump's compression thread checks them). */
+export interface KeptDumps {
+  dir: string;
+  files: unknown;
+}
 
 /**
  * What every emitter gets: the finished model, the URL builder for the deployment's base URL,

@@ -42,7 +42,7 @@ function holdsBatch(member, raw) {
 /**
  * The state's record of a .gz file's members (keys hex, in file order).
  * @param {string} path @param {string} sha256 @param {readonly {key: string, length: number}[]} members
- * @returns {import("./member-compressor.ts").KeptDumpFile}
+ * @returns {import("../build-state.ts").KeptDumpFile}
  */
 function recordMembers(path, sha256, members) {
   const entries = Buffer.alloc(members.length * ENTRY_BYTES);

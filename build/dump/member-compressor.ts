@@ -13,22 +13,8 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { BuildError } from "../errors.ts";
+import type { KeptDumps } from "../context.ts";
 import { startWorker } from "../threads.ts";
-
-/** A .gz file of a build as the state keeps it (member-cache.cjs recordMembers). */
-export interface KeptDumpFile {
-  /** Its path in the build, `dumps/….gz`. */
-  path: string;
-  sha256: string;
-  /** Base64: for each member in file order, the first 16 bytes of its batch's SHA-256, then its length (u32 LE). */
-  members: string;
-}
-
-/** The current build's folder and the state's records of its dump files (unchecked: the thread checks them). */
-export interface KeptDumps {
-  dir: string;
-  files: unknown;
-}
 
 export interface GzipWorkerData {
   port: MessagePort;
