@@ -123,9 +123,11 @@ class ThreadedDiskWriter implements DiskWriter {
   }
 
   /**
-   * A large file (a dump, a search index) is written and hashed here rather than posted:
+   * A large file (a search index, a dump's gzip) is written and hashed here rather than posted:
    * posting copies it into the worker, so a 150 MB file would briefly cost 300 MB. The worker
    * only lists it in the manifest, after the batches before it, so the order stays the build's.
+   * A file of gzip members (a dump's CSV) is the exception: its members are posted, and the
+   * worker inflates and writes it (postInflate).
    */
   private writeLarge({ path, data }: OutputFile & { data: string | Uint8Array | ChunkedData }): void {
     this.send();
