@@ -55,6 +55,8 @@ export function describeMode(mode: BuildSummary["mode"]): string {
   const reports = "usernames" in mode.reports ? `reports of ${formatCount(mode.reports.usernames)} usernames read again` : `every report read: ${mode.reports.reason}`;
   const unmade = mode.unmade > 0 ? `, ${formatCount(mode.unmade)} files not made again` : "";
   const { reused, made, refused } = mode.dumpMembers;
-  const dump = reused + made > 0 ? `; ${formatCount(reused)} of ${formatCount(reused + made)} dump members reused${refused.length > 0 ? ` (not used: ${refused.join("; ")})` : ""}` : "";
+  // The first two kept dump files that could not be used (last-build.json lists them all).
+  const notUsed = refused.length === 0 ? "" : ` (not used: ${refused.slice(0, 2).join("; ")}${refused.length > 2 ? `; and ${refused.length - 2} more` : ""})`;
+  const dump = reused + made > 0 ? `; ${formatCount(reused)} of ${formatCount(reused + made)} dump members reused${notUsed}` : "";
   return `incremental: ${changed.join(", ")} changed; ${formatCount(mode.written)} files written, ${formatCount(mode.kept)} kept, ${formatCount(mode.deleted)} deleted; ${reports}${unmade}${dump}${onto}`;
 }

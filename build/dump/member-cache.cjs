@@ -78,9 +78,13 @@ function loadMemberCache(dir, files) {
       continue;
     }
     const entries = Buffer.from(file.members, "base64");
-    let total = 0;
-    for (let at = KEY_BYTES; at < entries.byteLength; at += ENTRY_BYTES) total += entries.readUInt32LE(at);
-    if (entries.byteLength % ENTRY_BYTES !== 0 || total !== bytes.byteLength || createHash("sha256").update(bytes).digest("hex") !== file.sha256) {
+    // Whole entries only: a list cut short must not be read past its end.
+    let total = -1;
+    if (entries.byteLength % ENTRY_BYTES === 0) {
+      total = 0;
+      for (let at = KEY_BYTES; at < entries.byteLength; at += ENTRY_BYTES) total += entries.readUInt32LE(at);
+    }
+    if (total !== bytes.byteLength || createHash("sha256").update(bytes).digest("hex") !== file.sha256) {
       refused.push(`${path}: not the file the state describes`);
       continue;
     }

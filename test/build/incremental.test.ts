@@ -317,6 +317,19 @@ describe("the dump's gzip members", () => {
     expectSameAsFull(summary, twoMore);
   });
 
+  it("listed in a state cut short (a member's entry half there): not used, said, the same bytes", () => {
+    buildInto(out, larger);
+    const state = JSON.parse(readFileSync(statePath(), "utf8"));
+    const current = state.trees[readlinkSync(out).split("/").pop()!];
+    const file = current.dumps.find((f: { path: string }) => f.path === "dumps/spammers-latest.csv.gz");
+    // The first member's key and two bytes of its length.
+    file.members = Buffer.from(file.members, "base64").subarray(0, 18).toString("base64");
+    writeFileSync(statePath(), JSON.stringify(state));
+    const summary = buildInto(out, twoMore);
+    expect(members(summary).refused).toEqual(["dumps/spammers-latest.csv.gz: not the file the state describes"]);
+    expectSameAsFull(summary, twoMore);
+  });
+
   it("in a file that is not the one the state describes: not used, said, the same bytes", () => {
     buildInto(out, larger);
     const gz = join(out, "dumps/spammers-latest.csv.gz");
