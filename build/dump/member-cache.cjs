@@ -1,7 +1,7 @@
 // @ts-check
 "use strict";
 // The dump's gzip members an incremental build takes from the current build instead of
-// compressing their batches again (docs/incremental-builds.md, "The dumps"). A batch of CSV is
+// compressing their batches again (docs/incremental-builds.md, "The dumps' gzip"). A batch of CSV is
 // known by its key, the first 16 bytes of its SHA-256; the state lists, for each .gz file of the
 // current build, its SHA-256 and every member's key and length (build-state.ts KeptTree.dumps).
 // Nothing of that is trusted as it stands: a file is read only when its bytes hash to what the
