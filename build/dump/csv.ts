@@ -8,12 +8,11 @@
  * compressed (see CsvCollector), not as a million row objects.
  */
 import { createHash } from "node:crypto";
-import { gunzipSync } from "node:zlib";
 import Papa from "papaparse";
 import { removeControlCharacters } from "../../core/escape.ts";
-import { BuildError } from "../errors.ts";
 import { fnv1a } from "../fnv.cjs";
 import type { ChunkedData } from "../writer/index.ts";
+import { inflateMember } from "../writer/inflate-member.cjs";
 import { gzipMember } from "./gzip-member.cjs";
 import type { Member, MemberCompressor } from "./member-compressor.ts";
 
@@ -139,11 +138,7 @@ export class CsvCollector {
       sha256: this.hash.digest("hex"),
       gzipMembers: { members, sizes },
       *chunks(): Generator<Uint8Array> {
-        for (let i = 0; i < members.length; i++) {
-          const raw = gunzipSync(members[i]!);
-          if (raw.byteLength !== sizes[i]) throw new BuildError(`dump batch ${i} inflated to ${raw.byteLength} bytes, not ${sizes[i]}`);
-          yield raw;
-        }
+        for (let i = 0; i < members.length; i++) yield inflateMember(members[i]!, sizes[i]!, i);
       },
     };
     const gzHash = createHash("sha256");

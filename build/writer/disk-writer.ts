@@ -4,7 +4,7 @@
  * synchronous by waiting on a shared counter when too many batches are in flight.
  */
 import { createHash } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { listVariantEncodings, MIN_VARIANT_SIZE, type Encoding } from "../../core/routes/variants.ts";
@@ -136,28 +136,24 @@ class ThreadedDiskWriter implements DiskWriter {
     const target = join(this.incoming ?? this.root, path);
     // The same buffer or chunks handed over twice (a dump under its weekly and its "latest"
     // name) is one file with two names: a hard link costs neither the write nor the hash again.
+    // The worker makes it, after the first name, which it may still be writing (postInflate).
     const earlier = typeof data === "string" ? undefined : this.largeFiles.get(data);
+    if (earlier) {
+      this.post({ type: "duplicate", path, of: earlier.path, size: earlier.size, sha256: earlier.sha256 });
+      this.fileCount++;
+      this.writeLargeVariants(path, data, earlier.size);
+      return;
+    }
     let written: { size: number; sha256: string };
     try {
       mkdirSync(dirname(target), { recursive: true });
-      if (!earlier && isChunked(data) && data.gzipMembers && data.sha256 !== undefined && listVariantEncodings(path, data.byteLength).length === 0) {
+      if (isChunked(data) && data.gzipMembers && data.sha256 !== undefined && listVariantEncodings(path, data.byteLength).length === 0) {
         return this.postInflate(path, target, data as ChunkedData & { sha256: string; gzipMembers: NonNullable<ChunkedData["gzipMembers"]> });
       }
-      if (earlier) {
-        // The worker may still be writing the first name (postInflate): it makes the second after it.
-        if (this.incoming || earlier.byWorker) {
-          this.post({ type: "duplicate", path, of: earlier.path, size: earlier.size, sha256: earlier.sha256 });
-          this.fileCount++;
-          return;
-        }
-        linkSync(join(this.root, earlier.path), target);
-        written = { size: earlier.size, sha256: earlier.sha256 };
-      } else {
-        written = isChunked(data) ? writeChunks(target, data) : writeWhole(target, data);
-        if (typeof data !== "string") this.largeFiles.set(data, { path, ...written });
-      }
+      written = isChunked(data) ? writeChunks(target, data) : writeWhole(target, data);
+      if (typeof data !== "string") this.largeFiles.set(data, { path, ...written });
     } catch (error) {
-      // The worker's own failure, heard while posting the second name: it names its own file.
+      // The worker's own failure, heard while posting (postInflate): it names its own file.
       if (error === this.failure) throw error;
       throw new BuildError(`writing ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -188,7 +184,7 @@ class ThreadedDiskWriter implements DiskWriter {
     }
     const message: WriterMessage = { type: "inflate", path, target, members: buffer.buffer, lengths, sizes: Int32Array.from(sizes), size: data.byteLength, sha256: data.sha256 };
     this.post(message, [buffer.buffer, lengths.buffer, message.sizes.buffer as ArrayBuffer]);
-    this.largeFiles.set(data, { path, size: data.byteLength, sha256: data.sha256, byWorker: true });
+    this.largeFiles.set(data, { path, size: data.byteLength, sha256: data.sha256 });
     this.fileCount++;
   }
 
@@ -216,7 +212,7 @@ class ThreadedDiskWriter implements DiskWriter {
   }
 
   /** Large files written so far, by the buffer or chunks they were written from (see writeLarge). */
-  private readonly largeFiles = new WeakMap<Uint8Array | ChunkedData, { path: string; size: number; sha256: string; byWorker?: boolean }>();
+  private readonly largeFiles = new WeakMap<Uint8Array | ChunkedData, { path: string; size: number; sha256: string }>();
 
   seal(): { sha256: string; bytes: number } {
     this.send();

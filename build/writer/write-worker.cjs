@@ -11,11 +11,11 @@
 // Every failure, from the first byte of the manifest on, must reach the main thread as an
 // `error` reply plus the failed flag: the main thread waits in Atomics.wait, where a thread that
 // died of an uncaught exception would leave it waiting for ever.
-const { closeSync, linkSync, openSync, writeSync } = require("node:fs");
-const { join } = require("node:path");
+const { closeSync, linkSync, mkdirSync, openSync, writeSync } = require("node:fs");
+const { dirname, join } = require("node:path");
 const { workerData } = require("node:worker_threads");
-const { gunzipSync } = require("node:zlib");
 const { FileSink, MANIFEST_PATH } = require("./file-sink.cjs");
+const { inflateMember } = require("./inflate-member.cjs");
 const { TreeReuse, unlinkIfThere } = require("./tree-reuse.cjs");
 const { SharedVariants, createFileStore } = require("./variant-jobs.cjs");
 
@@ -78,7 +78,7 @@ function appendToManifest(text) {
 
 /**
  * Writes at `target` the gzip members of an "inflate" message, inflated (protocol.ts), checking
- * each member's size and the whole's (zlib checks each member's CRC-32 and length).
+ * each member's size (inflate-member.cjs) and the whole's.
  * @param {string} target @param {Extract<import("./protocol.ts").WriterMessage, { type: "inflate" }>} message
  */
 function writeInflated(target, { members, lengths, sizes, size }) {
@@ -88,9 +88,8 @@ function writeInflated(target, { members, lengths, sizes, size }) {
   try {
     for (let i = 0, at = 0; i < lengths.length; i++) {
       const length = /** @type {number} */ (lengths[i]);
-      const raw = gunzipSync(bytes.subarray(at, at + length));
+      const raw = inflateMember(bytes.subarray(at, at + length), /** @type {number} */ (sizes[i]), i);
       at += length;
-      if (raw.byteLength !== sizes[i]) throw new Error(`dump batch ${i} inflated to ${raw.byteLength} bytes, not ${sizes[i]}`);
       for (let offset = 0; offset < raw.byteLength; ) offset += writeSync(fd, raw, offset);
       written += raw.byteLength;
     }
@@ -158,8 +157,9 @@ port.on("message", (/** @type {import("./protocol.ts").WriterMessage} */ message
       sink.list(message.path, message.size, message.sha256);
       busyMs += performance.now() - started;
     } else if (message.type === "duplicate" && !reuse) {
-      // A second name of a file this thread wrote (an "inflate"): a hard link.
+      // A second name of a file placed before it: a hard link.
       current = message.path;
+      mkdirSync(dirname(join(root, message.path)), { recursive: true });
       linkSync(join(root, message.of), join(root, message.path));
       sink.list(message.path, message.size, message.sha256);
     } else if (message.type === "placed" || message.type === "duplicate") {
